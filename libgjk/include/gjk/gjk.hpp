@@ -1,0 +1,8 @@
+// Umbrella header of libgjk.
+#pragma once
+
+#include "gjk/gjk_epa.hpp"
+#include "gjk/queries.hpp"
+#include "gjk/results.hpp"
+#include "gjk/shapes.hpp"
+#include "gjk/simplex.hpp"

@@ -1,0 +1,108 @@
+// Result types of the proximity queries. Every result says how the algorithm ended.
+#pragma once
+
+#include "gjk/shapes.hpp"
+
+#include <limits>
+
+namespace gjk {
+
+/// How a query ended. Anything but Converged means: read the bounds before trusting the value.
+enum class Status {
+  Converged,      ///< termination test met within the tolerances
+  MaxIterations,  ///< iteration cap hit: the value is the best found, the bounds still hold
+  Degenerate,     ///< numerical stall (no progress, flat simplex): best value found returned
+  InvalidInput,   ///< NaN/Inf in a pose or shape parameter, or a negative size: nothing computed
+};
+
+/// Which sub-distance solver GJK uses for the simplex step. All give the same answers.
+enum class SimplexSolver {
+  SignedVolumes,  ///< Montanari et al. signed volumes with projections (default, most robust)
+  Johnson,        ///< Johnson's recursion with bit-indexed subsets (seed 004 section 3.3)
+  RefineSet,      ///< geometric refine_set / nu_compute (seed 002 section 3)
+};
+
+/// Feature of a body on which its witness point lies (seed 002 section 3).
+enum class Feature { Unknown, Vertex, Edge, Face, Curved };
+
+const char* to_string(Status status);
+const char* to_string(SimplexSolver solver);
+const char* to_string(Feature feature);
+
+struct QueryOptions {
+  SimplexSolver solver = SimplexSolver::SignedVolumes;
+  int max_iterations = 128;       ///< GJK iterations; the polytope case needs far fewer
+  int max_epa_iterations = 255;   ///< EPA expansions (each adds one vertex)
+  /// Relative duality-gap tolerance: GJK stops once upper - lower <= tolerance * scale, where
+  /// scale is the size of the Minkowski difference. Polytopes usually stop earlier on a
+  /// repeated support vertex (seed 002 section 2), which is exact.
+  double tolerance = 1e-12;
+  double epa_tolerance = 1e-10;  ///< relative, for EPA on curved (cylinder) cores
+};
+
+/// Boolean collision (seed 000 Alg. 2, seed 001 Alg. 6).
+struct CollisionResult {
+  bool collision = false;
+  int iterations = 0;
+  Status status = Status::Converged;
+  /// When separated: a unit direction n (world frame, from A towards B) with the bodies on
+  /// opposite sides of a plane normal to n. Zero when in collision.
+  Vec3 separating_direction = Vec3::Zero();
+};
+
+/// Separation distance with witness points (seed 000 Alg. 1, eqs. 29-31).
+struct DistanceResult {
+  /// Euclidean distance between the bodies; 0 when they touch or overlap.
+  double distance = 0.0;
+  /// Certified bracket: the true distance lies in [lower_bound, upper_bound] (GJK's duality
+  /// gap), whatever the status, except for InvalidInput.
+  double lower_bound = 0.0;
+  double upper_bound = std::numeric_limits<double>::infinity();
+  Vec3 point_on_a = Vec3::Zero();  ///< world frame
+  Vec3 point_on_b = Vec3::Zero();  ///< world frame
+  /// Unit vector from A towards B: (point_on_b - point_on_a) / distance when apart. When the
+  /// bodies overlap it is zero (ask penetration() for a direction).
+  Vec3 normal = Vec3::Zero();
+  bool collision = false;  ///< the bodies touch or overlap (distance <= tolerance)
+  Feature feature_on_a = Feature::Unknown;
+  Feature feature_on_b = Feature::Unknown;
+  int simplex_size = 0;  ///< vertices of the final simplex: 1 vertex, 2 edge, 3 face of A-B
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+/// Penetration by EPA (seed 000 section 3, Alg. 3, eqs. 32-35).
+struct PenetrationResult {
+  bool collision = false;  ///< false: the bodies are apart, depth is 0 and nothing else is set
+  /// Length of the minimum translation of B that ends the overlap (seed 000 eq. 32).
+  double depth = 0.0;
+  /// Unit direction of that translation (from A towards B): moving B by depth * normal makes
+  /// the bodies touch. point_on_a - point_on_b == depth * normal (seed 000 eq. 33).
+  Vec3 normal = Vec3::Zero();
+  Vec3 point_on_a = Vec3::Zero();  ///< A's point deepest inside B (world frame)
+  Vec3 point_on_b = Vec3::Zero();  ///< B's point deepest inside A (world frame)
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+/// Signed distance: distance when apart, minus the penetration depth when overlapping.
+struct SignedDistanceResult {
+  double signed_distance = 0.0;
+  Vec3 point_on_a = Vec3::Zero();
+  Vec3 point_on_b = Vec3::Zero();
+  /// Unit direction from A towards B in which the signed distance grows fastest (moving B).
+  Vec3 normal = Vec3::Zero();
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+/// Answer of "are they closer than threshold?".
+struct ThresholdResult {
+  bool closer = false;  ///< true: distance < threshold (certified by an upper bound)
+  double lower_bound = 0.0;
+  double upper_bound = std::numeric_limits<double>::infinity();
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+}  // namespace gjk

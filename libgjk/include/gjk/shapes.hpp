@@ -1,0 +1,110 @@
+// Convex shapes as plain value types with a support mapping (seed 000 eqs. 6-7).
+//
+// Every shape is a "core" plus a radius: the body is the Minkowski sum of the core with a ball
+// of that radius. A sphere is a point core, a capsule a segment core; any shape can be inflated
+// further with `inflated(shape, r)`. The engine runs GJK/EPA on the cores and accounts for the
+// radii analytically, which is both exact (no curved support in the loop) and faster.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace gjk {
+
+using Vec3 = Eigen::Vector3d;
+using Pose = Eigen::Isometry3d;
+
+/// Ball of `radius` around the frame origin. Core: a point.
+struct Sphere {
+  double radius = 0.0;
+};
+
+/// Axis-aligned box in its own frame, centred at the origin.
+struct Box {
+  Vec3 half_extents = Vec3::Zero();
+};
+
+/// Segment from (0,0,-half_length) to (0,0,+half_length), inflated by `radius`.
+struct Capsule {
+  double radius = 0.0;
+  double half_length = 0.0;
+};
+
+/// Solid cylinder around the z axis, centred at the origin.
+struct Cylinder {
+  double radius = 0.0;
+  double half_length = 0.0;
+};
+
+/// Convex hull of a point set, with the vertex adjacency of the hull (for hill climbing,
+/// seed 004 section 3.2) and its triangulated faces. Built with qhull: interior and duplicate
+/// points are dropped; degenerate (coplanar, collinear, single-point) sets are accepted and
+/// keep their extreme points, with no faces.
+class ConvexPolytope {
+ public:
+  ConvexPolytope() = default;
+
+  /// Builds the hull of `points`. Throws std::invalid_argument naming the first non-finite
+  /// coordinate, or when `points` is empty.
+  static ConvexPolytope from_points(const std::vector<Vec3>& points);
+
+  /// Takes vertices that are already the extreme points of a convex set, without a hull
+  /// computation; adjacency is left empty (support then scans all vertices). For callers that
+  /// built the hull themselves; no check is made that the points are in convex position.
+  static ConvexPolytope from_hull_vertices(std::vector<Vec3> vertices);
+
+  const std::vector<Vec3>& vertices() const { return vertices_; }
+  /// Vertex i's neighbours are adjacency()[adjacency_offsets()[i] .. adjacency_offsets()[i+1]).
+  const std::vector<std::uint32_t>& adjacency() const { return adjacency_; }
+  const std::vector<std::uint32_t>& adjacency_offsets() const { return adjacency_offsets_; }
+  /// Outward-oriented triangles of the hull (indices into vertices()); empty when flat.
+  const std::vector<std::array<std::uint32_t, 3>>& triangles() const { return triangles_; }
+  /// Mean of the vertices: an interior point, used to seed GJK's first direction.
+  const Vec3& center() const { return center_; }
+  /// Affine dimension of the point set: 0 point, 1 segment, 2 polygon, 3 solid.
+  int dimension() const { return dimension_; }
+
+  /// Index of a vertex maximising <v, direction> (seed 000 eq. 7), by a linear scan.
+  int support_index(const Vec3& direction) const;
+
+ private:
+  std::vector<Vec3> vertices_;
+  std::vector<std::uint32_t> adjacency_;
+  std::vector<std::uint32_t> adjacency_offsets_;
+  std::vector<std::array<std::uint32_t, 3>> triangles_;
+  Vec3 center_ = Vec3::Zero();
+  int dimension_ = 0;
+};
+
+using Geometry = std::variant<Sphere, Box, Capsule, Cylinder, ConvexPolytope>;
+
+/// A geometry with an extra inflation radius (0 for the plain geometry).
+struct Shape {
+  Geometry geometry;
+  double inflation = 0.0;
+
+  Shape() : geometry(Sphere{}) {}
+  template <class G, class = std::enable_if_t<!std::is_same_v<std::decay_t<G>, Shape>>>
+  Shape(G&& g, double inflation_radius = 0.0)  // NOLINT: implicit from any geometry is intended
+      : geometry(std::forward<G>(g)), inflation(inflation_radius) {}
+};
+
+/// The shape grown by `radius` in every direction.
+inline Shape inflated(Shape shape, double radius) {
+  shape.inflation += radius;
+  return shape;
+}
+
+/// Throws std::invalid_argument with a message naming the field when a shape's parameters are
+/// negative or not finite. Queries call it on entry; cheap.
+void validate(const Shape& shape);
+
+/// Short human-readable name: "sphere", "box", "capsule", "cylinder", "polytope".
+std::string shape_name(const Shape& shape);
+
+}  // namespace gjk

@@ -1,0 +1,261 @@
+// Convex hull construction with qhull (reentrant C API). The hull's triangulated facets give the
+// vertex adjacency used by hill climbing (seed 002 section 4.2, seed 003 appendix build the
+// same edge data by brute force; qhull does it in O(n log n)).
+#include "gjk/shapes.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+namespace gjk {
+namespace {
+
+// Affine dimension of a point set, from the spread along its principal axes. A direction whose
+// extent is below `relative_flatness` times the largest extent counts as flat: such sets are
+// not solid enough for a 3D hull and are handled as polygons, segments or points.
+constexpr double kRelativeFlatness = 1e-10;
+
+struct PrincipalFrame {
+  Vec3 origin;
+  Eigen::Matrix3d axes;  // columns, largest extent first
+  Vec3 extents;          // max - min along each axis
+};
+
+PrincipalFrame principal_frame(const std::vector<Vec3>& points) {
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : points) mean += p;
+  mean /= static_cast<double>(points.size());
+  Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
+  for (const Vec3& p : points) cov += (p - mean) * (p - mean).transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(cov);
+  PrincipalFrame frame;
+  frame.origin = mean;
+  // Eigen sorts eigenvalues ascending; we want the largest spread first.
+  for (int k = 0; k < 3; ++k) frame.axes.col(k) = eig.eigenvectors().col(2 - k);
+  for (int k = 0; k < 3; ++k) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for (const Vec3& p : points) {
+      const double s = frame.axes.col(k).dot(p - mean);
+      lo = std::min(lo, s);
+      hi = std::max(hi, s);
+    }
+    frame.extents[k] = hi - lo;
+  }
+  return frame;
+}
+
+// Runs qhull on `coords` (dim-dimensional, row-major) and returns the facets as vertex id lists
+// (ids are point indices). Throws std::runtime_error with qhull's message on failure.
+template <class FacetFn>
+void run_qhull(std::vector<double>& coords, int dim, const char* options, FacetFn&& on_facet) {
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  char* err_text = nullptr;
+  size_t err_size = 0;
+  FILE* err_file = open_memstream(&err_text, &err_size);
+  QHULL_LIB_CHECK
+  qh_zero(qh, err_file);
+  const int num_points = static_cast<int>(coords.size() / static_cast<size_t>(dim));
+  std::string command = std::string("qhull ") + options;
+  const int exit_code = qh_new_qhull(qh, dim, num_points, coords.data(), /*ismalloc=*/False,
+                                     command.data(), /*outfile=*/nullptr, err_file);
+  if (exit_code == 0) {
+    facetT* facet;
+    FORALLfacets { on_facet(qh, facet); }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  std::fclose(err_file);
+  std::string message = err_text ? std::string(err_text, err_size) : std::string();
+  std::free(err_text);
+  if (exit_code != 0) throw std::runtime_error("qhull failed (code " + std::to_string(exit_code) + "): " + message);
+}
+
+}  // namespace
+
+ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
+  if (points.empty()) throw std::invalid_argument("ConvexPolytope: empty point set");
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (int k = 0; k < 3; ++k) {
+      if (!std::isfinite(points[i][k])) {
+        std::ostringstream msg;
+        msg << "ConvexPolytope: point " << i << " coordinate " << "xyz"[k] << " is not finite ("
+            << points[i][k] << ")";
+        throw std::invalid_argument(msg.str());
+      }
+    }
+  }
+
+  const PrincipalFrame frame = principal_frame(points);
+  const double largest = frame.extents[0];
+  int dimension = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (frame.extents[k] > kRelativeFlatness * largest && frame.extents[k] > 0.0) dimension = k + 1;
+  }
+
+  ConvexPolytope hull;
+  hull.dimension_ = dimension;
+  std::vector<std::uint32_t> hull_ids;  // indices into `points`
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;  // in `points` ids
+
+  if (dimension == 0) {
+    hull_ids.push_back(0);
+  } else if (dimension == 1) {
+    size_t lo = 0, hi = 0;
+    const Vec3 axis = frame.axes.col(0);
+    for (size_t i = 1; i < points.size(); ++i) {
+      if (axis.dot(points[i]) < axis.dot(points[lo])) lo = i;
+      if (axis.dot(points[i]) > axis.dot(points[hi])) hi = i;
+    }
+    hull_ids = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
+    edges.emplace_back(hull_ids[0], hull_ids[1]);
+  } else {
+    const int dim = dimension;
+    std::vector<double> coords;
+    coords.reserve(points.size() * static_cast<size_t>(dim));
+    for (const Vec3& p : points) {
+      for (int k = 0; k < dim; ++k) coords.push_back(frame.axes.col(k).dot(p - frame.origin));
+    }
+    std::vector<std::array<std::uint32_t, 3>> tris;
+    run_qhull(coords, dim, "Qt", [&](qhT* qh, facetT* facet) {
+      std::array<std::uint32_t, 3> ids{};
+      int n = 0;
+      vertexT *vertex, **vertexp;
+      FOREACHvertex_(facet->vertices) {
+        if (n < 3) ids[static_cast<size_t>(n)] = static_cast<std::uint32_t>(qh_pointid(qh, vertex->point));
+        ++n;
+      }
+      if (dim == 2 && n == 2) {
+        edges.emplace_back(ids[0], ids[1]);
+      } else if (dim == 3 && n == 3) {
+        // Orient the triangle so its normal points out of the hull (qhull's normal is outward).
+        const Vec3& a = points[ids[0]];
+        const Vec3 normal = (points[ids[1]] - a).cross(points[ids[2]] - a);
+        Vec3 qh_normal = Vec3::Zero();
+        for (int k = 0; k < 3; ++k) qh_normal += facet->normal[k] * frame.axes.col(k);
+        if (normal.dot(qh_normal) < 0) std::swap(ids[1], ids[2]);
+        tris.push_back(ids);
+      }
+    });
+    for (const auto& t : tris) {
+      for (int e = 0; e < 3; ++e) edges.emplace_back(t[static_cast<size_t>(e)], t[static_cast<size_t>((e + 1) % 3)]);
+    }
+    for (const auto& e : edges) {
+      hull_ids.push_back(e.first);
+      hull_ids.push_back(e.second);
+    }
+    std::sort(hull_ids.begin(), hull_ids.end());
+    hull_ids.erase(std::unique(hull_ids.begin(), hull_ids.end()), hull_ids.end());
+    hull.triangles_ = std::move(tris);
+  }
+
+  // Renumber from point ids to hull vertex indices.
+  std::vector<std::uint32_t> new_index(points.size(), 0);
+  hull.vertices_.reserve(hull_ids.size());
+  for (size_t i = 0; i < hull_ids.size(); ++i) {
+    new_index[hull_ids[i]] = static_cast<std::uint32_t>(i);
+    hull.vertices_.push_back(points[hull_ids[i]]);
+  }
+  for (auto& t : hull.triangles_) {
+    for (auto& id : t) id = new_index[id];
+  }
+  std::vector<std::vector<std::uint32_t>> neighbours(hull.vertices_.size());
+  for (const auto& e : edges) {
+    const std::uint32_t a = new_index[e.first], b = new_index[e.second];
+    if (a == b) continue;
+    neighbours[a].push_back(b);
+    neighbours[b].push_back(a);
+  }
+  hull.adjacency_offsets_.push_back(0);
+  for (auto& list : neighbours) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    hull.adjacency_.insert(hull.adjacency_.end(), list.begin(), list.end());
+    hull.adjacency_offsets_.push_back(static_cast<std::uint32_t>(hull.adjacency_.size()));
+  }
+  Vec3 center = Vec3::Zero();
+  for (const Vec3& v : hull.vertices_) center += v;
+  hull.center_ = center / static_cast<double>(hull.vertices_.size());
+  return hull;
+}
+
+ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
+  if (vertices.empty()) throw std::invalid_argument("ConvexPolytope: empty vertex set");
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    if (!vertices[i].allFinite()) {
+      throw std::invalid_argument("ConvexPolytope: vertex " + std::to_string(i) + " is not finite");
+    }
+  }
+  ConvexPolytope hull;
+  const PrincipalFrame frame = principal_frame(vertices);
+  for (int k = 0; k < 3; ++k) {
+    if (frame.extents[k] > kRelativeFlatness * frame.extents[0] && frame.extents[k] > 0.0) hull.dimension_ = k + 1;
+  }
+  Vec3 center = Vec3::Zero();
+  for (const Vec3& v : vertices) center += v;
+  hull.center_ = center / static_cast<double>(vertices.size());
+  hull.vertices_ = std::move(vertices);
+  hull.adjacency_offsets_.assign(hull.vertices_.size() + 1, 0);
+  return hull;
+}
+
+int ConvexPolytope::support_index(const Vec3& direction) const {
+  int best = 0;
+  double best_dot = vertices_[0].dot(direction);
+  const int n = static_cast<int>(vertices_.size());
+  for (int i = 1; i < n; ++i) {
+    const double d = vertices_[static_cast<size_t>(i)].dot(direction);
+    if (d > best_dot) {
+      best_dot = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void validate(const Shape& shape) {
+  auto check = [](double value, const char* what) {
+    if (!std::isfinite(value) || value < 0.0) {
+      std::ostringstream msg;
+      msg << what << " must be finite and >= 0 (got " << value << ")";
+      throw std::invalid_argument(msg.str());
+    }
+  };
+  check(shape.inflation, "inflation");
+  std::visit(
+      [&](const auto& g) {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          check(g.radius, "sphere radius");
+        } else if constexpr (std::is_same_v<G, Box>) {
+          for (int k = 0; k < 3; ++k) check(g.half_extents[k], "box half extent");
+        } else if constexpr (std::is_same_v<G, Capsule>) {
+          check(g.radius, "capsule radius");
+          check(g.half_length, "capsule half_length");
+        } else if constexpr (std::is_same_v<G, Cylinder>) {
+          check(g.radius, "cylinder radius");
+          check(g.half_length, "cylinder half_length");
+        } else {
+          if (g.vertices().empty()) throw std::invalid_argument("polytope has no vertices");
+        }
+      },
+      shape.geometry);
+}
+
+std::string shape_name(const Shape& shape) {
+  static const char* names[] = {"sphere", "box", "capsule", "cylinder", "polytope"};
+  return names[shape.geometry.index()];
+}
+
+}  // namespace gjk

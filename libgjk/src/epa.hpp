@@ -1,0 +1,368 @@
+// Expanding Polytope Algorithm (seed 000 section 3, Alg. 3, eqs. 32-35).
+//
+// Starts from GJK's final simplex. When that is not a full tetrahedron (seed 000 footnote 4) it
+// is grown by supports in well-chosen directions: a segment gets a third point off its line, a
+// triangle becomes a bipyramid with the supports along both normals. If the Minkowski
+// difference has no extent along some direction (flat bodies in contact), the depth along that
+// direction is its support value and EPA is not needed.
+#pragma once
+
+#include "gjk/results.hpp"
+#include "gjk/simplex.hpp"
+#include "minkowski.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace gjk::detail {
+
+struct EpaOutcome {
+  double depth = 0.0;         ///< of the cores
+  Vec3 normal = Vec3::UnitX();  ///< A's frame, from A towards B
+  Vec3 point_on_a = Vec3::Zero();
+  Vec3 point_on_b = Vec3::Zero();
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+struct EpaFace {
+  std::array<int, 3> vertex{};
+  std::array<int, 3> neighbour{};       // face across edge e = (vertex[e], vertex[e+1])
+  std::array<int, 3> neighbour_edge{};  // that edge's index in the neighbour
+  Vec3 normal = Vec3::Zero();
+  double distance = 0.0;  // signed distance of the face plane from the origin
+  bool alive = true;
+};
+
+class EpaPolytope {
+ public:
+  std::vector<SupportPoint> vertices;
+  std::vector<EpaFace> faces;
+
+  /// Adds a face and computes its outward plane. Returns its index.
+  int add_face(int a, int b, int c) {
+    EpaFace f;
+    f.vertex = {a, b, c};
+    const Vec3& pa = vertices[static_cast<size_t>(a)].w;
+    const Vec3 n = (vertices[static_cast<size_t>(b)].w - pa).cross(vertices[static_cast<size_t>(c)].w - pa);
+    const double length = n.norm();
+    if (length > 0.0) {
+      f.normal = n / length;
+      f.distance = f.normal.dot(pa);
+    } else {
+      // A sliver with no normal: never the closest face, never expanded.
+      f.distance = std::numeric_limits<double>::infinity();
+    }
+    faces.push_back(f);
+    return static_cast<int>(faces.size()) - 1;
+  }
+
+  int closest_alive_face() const {
+    int best = -1;
+    for (size_t i = 0; i < faces.size(); ++i) {
+      if (faces[i].alive && (best < 0 || faces[i].distance < faces[static_cast<size_t>(best)].distance)) {
+        best = static_cast<int>(i);
+      }
+    }
+    return best;
+  }
+
+  /// Links every face edge to its twin (used once, on the small initial polytope).
+  bool link_all() {
+    for (size_t f = 0; f < faces.size(); ++f) {
+      for (int e = 0; e < 3; ++e) {
+        const int p = faces[f].vertex[static_cast<size_t>(e)], q = faces[f].vertex[static_cast<size_t>((e + 1) % 3)];
+        bool found = false;
+        for (size_t g = 0; g < faces.size() && !found; ++g) {
+          for (int h = 0; h < 3; ++h) {
+            if (faces[g].vertex[static_cast<size_t>(h)] == q && faces[g].vertex[static_cast<size_t>((h + 1) % 3)] == p) {
+              faces[f].neighbour[static_cast<size_t>(e)] = static_cast<int>(g);
+              faces[f].neighbour_edge[static_cast<size_t>(e)] = h;
+              found = true;
+              break;
+            }
+          }
+        }
+        if (!found) return false;
+      }
+    }
+    return true;
+  }
+};
+
+inline Vec3 any_perpendicular(const Vec3& d) {
+  const Vec3 axis = std::abs(d.x()) < std::abs(d.y())
+                        ? (std::abs(d.x()) < std::abs(d.z()) ? Vec3::UnitX() : Vec3::UnitZ())
+                        : (std::abs(d.y()) < std::abs(d.z()) ? Vec3::UnitY() : Vec3::UnitZ());
+  return d.cross(axis).normalized();
+}
+
+/// Barycentric coordinates of the origin's projection p on face f, clamped into the triangle.
+inline std::array<double, 3> face_barycentric(const EpaPolytope& poly, const EpaFace& f) {
+  const Vec3& a = poly.vertices[static_cast<size_t>(f.vertex[0])].w;
+  const Vec3& b = poly.vertices[static_cast<size_t>(f.vertex[1])].w;
+  const Vec3& c = poly.vertices[static_cast<size_t>(f.vertex[2])].w;
+  const Vec3 p = f.distance * f.normal;
+  const Vec3 n = (b - a).cross(c - a);
+  const double area = n.squaredNorm();
+  std::array<double, 3> l{1.0 / 3, 1.0 / 3, 1.0 / 3};
+  if (!(area > 0.0)) return l;
+  l[0] = n.dot((b - p).cross(c - p)) / area;
+  l[1] = n.dot((c - p).cross(a - p)) / area;
+  l[2] = 1.0 - l[0] - l[1];
+  // Rounding can put p a hair outside the face; clamp and renormalise.
+  double sum = 0.0;
+  for (double& x : l) sum += (x = std::max(x, 0.0));
+  for (double& x : l) x /= sum;
+  return l;
+}
+
+template <class MD>
+EpaOutcome finish_flat(const MD&, const Simplex& s, const Vec3& normal, double depth) {
+  // The difference is flat along `normal`: the origin lies on its boundary within `depth`.
+  EpaOutcome out;
+  out.normal = normal;
+  out.depth = std::max(depth, 0.0);
+  out.point_on_a = s.point_on_a();
+  out.point_on_b = out.point_on_a - out.depth * normal;
+  return out;
+}
+
+/// Grows GJK's simplex (which holds the origin, up to rounding) into a polytope enclosing it.
+/// Returns false with `flat` filled when the Minkowski difference is flat.
+template <class MD>
+bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytope& poly, EpaOutcome& flat) {
+  auto distinct = [&](const SupportPoint& p, const Simplex& q) {
+    for (int i = 0; i < q.size; ++i) {
+      if ((p.w - q.points[static_cast<size_t>(i)].w).norm() <= flat_tolerance) return false;
+    }
+    return true;
+  };
+  // A flat tetrahedron: keep a face whose triangle holds the origin's projection.
+  if (s.size == 4) {
+    const Vec3 e1 = s.points[1].w - s.points[0].w, e2 = s.points[2].w - s.points[0].w, e3 = s.points[3].w - s.points[0].w;
+    const double volume = std::abs(e1.dot(e2.cross(e3)));
+    const double longest = std::max({e1.norm(), e2.norm(), e3.norm(), (e2 - e1).norm(), (e3 - e1).norm(), (e3 - e2).norm()});
+    if (volume <= 1e-12 * longest * longest * longest) {
+      static constexpr int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+      double best_area = -1.0;
+      Simplex best;
+      for (const auto& f : faces) {
+        Simplex t;
+        for (int i : f) t.push_back(s.points[static_cast<size_t>(i)]);
+        const Vec3 n = (t.points[1].w - t.points[0].w).cross(t.points[2].w - t.points[0].w);
+        const double area = n.norm();
+        if (area <= best_area) continue;
+        Simplex probe = t;
+        Vec3 v;
+        solve_signed_volumes(probe, v);
+        if (v.norm() <= flat_tolerance) {
+          best_area = area;
+          best = t;
+        }
+      }
+      if (best_area < 0.0) {  // rounding: fall back to the largest face
+        s.size = 3;
+      } else {
+        s = best;
+      }
+    }
+  }
+  if (s.size == 1) {
+    const Vec3 axes[6] = {Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY(), Vec3::UnitZ(), -Vec3::UnitZ()};
+    for (const Vec3& d : axes) {
+      const SupportPoint p = md.support(d);
+      if (distinct(p, s)) {
+        s.push_back(p);
+        break;
+      }
+    }
+    if (s.size == 1) {  // the difference is a single point at the origin
+      flat = finish_flat(md, s, Vec3::UnitX(), 0.0);
+      return false;
+    }
+  }
+  if (s.size == 2) {
+    const Vec3 axis = (s.points[1].w - s.points[0].w).normalized();
+    const Vec3 u = any_perpendicular(axis), t = axis.cross(u);
+    const Vec3 dirs[6] = {u, -u, t, -t, (u + t).normalized(), -(u + t).normalized()};
+    double best_offset = flat_tolerance;
+    SupportPoint best;
+    for (const Vec3& d : dirs) {
+      const SupportPoint p = md.support(d);
+      const Vec3 rel = p.w - s.points[0].w;
+      const double offset = (rel - rel.dot(axis) * axis).norm();
+      if (offset > best_offset) {
+        best_offset = offset;
+        best = p;
+      }
+    }
+    if (best_offset <= flat_tolerance) {  // the difference is a segment through the origin
+      flat = finish_flat(md, s, u, 0.0);
+      return false;
+    }
+    s.push_back(best);
+  }
+  if (s.size == 3) {
+    Vec3 n = (s.points[1].w - s.points[0].w).cross(s.points[2].w - s.points[0].w);
+    n.normalize();
+    const SupportPoint up = md.support(n), down = md.support(-n);
+    const double base = n.dot(s.points[0].w);
+    const double height_up = n.dot(up.w) - base, height_down = base - n.dot(down.w);
+    if (height_up <= flat_tolerance || height_down <= flat_tolerance || !distinct(up, s) || !distinct(down, s)) {
+      // The difference does not extend beyond the triangle's plane on one side: the origin is
+      // on its boundary there, at depth = support value along that normal.
+      Simplex t = s;
+      Vec3 v;
+      solve_signed_volumes(t, v);
+      flat = height_up <= height_down ? finish_flat(md, t, n, n.dot(up.w)) : finish_flat(md, t, -n, -n.dot(down.w));
+      return false;
+    }
+    // Bipyramid: triangle (0,1,2) counter-clockwise about n, apex 3 above, apex 4 below.
+    for (int i = 0; i < 3; ++i) poly.vertices.push_back(s.points[static_cast<size_t>(i)]);
+    poly.vertices.push_back(up);
+    poly.vertices.push_back(down);
+    poly.add_face(0, 1, 3);
+    poly.add_face(1, 2, 3);
+    poly.add_face(2, 0, 3);
+    poly.add_face(1, 0, 4);
+    poly.add_face(2, 1, 4);
+    poly.add_face(0, 2, 4);
+    return poly.link_all();
+  }
+  // Tetrahedron: orient so that every face normal points away from the centroid.
+  for (int i = 0; i < 4; ++i) poly.vertices.push_back(s.points[static_cast<size_t>(i)]);
+  const Vec3& a = s.points[0].w;
+  const bool positive = (s.points[1].w - a).dot((s.points[2].w - a).cross(s.points[3].w - a)) > 0.0;
+  if (positive) {
+    poly.add_face(0, 2, 1);
+    poly.add_face(0, 1, 3);
+    poly.add_face(1, 2, 3);
+    poly.add_face(2, 0, 3);
+  } else {
+    poly.add_face(0, 1, 2);
+    poly.add_face(1, 0, 3);
+    poly.add_face(2, 1, 3);
+    poly.add_face(0, 2, 3);
+  }
+  return poly.link_all();
+}
+
+/// Walks from `face` (entered across its edge `edge`) marking faces visible from w dead and
+/// collecting the horizon: the live faces' edges bordering the dead region.
+inline void silhouette(EpaPolytope& poly, int face, int edge, const Vec3& w, std::vector<std::pair<int, int>>& horizon) {
+  EpaFace& f = poly.faces[static_cast<size_t>(face)];
+  if (!f.alive) return;
+  if (f.normal.dot(w) - f.distance > 0.0) {
+    f.alive = false;
+    const int e1 = (edge + 1) % 3, e2 = (edge + 2) % 3;
+    silhouette(poly, f.neighbour[static_cast<size_t>(e1)], f.neighbour_edge[static_cast<size_t>(e1)], w, horizon);
+    silhouette(poly, poly.faces[static_cast<size_t>(face)].neighbour[static_cast<size_t>(e2)],
+               poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(e2)], w, horizon);
+  } else {
+    horizon.emplace_back(face, edge);
+  }
+}
+
+template <class MD>
+EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options, double scale) {
+  const double tolerance = (MD::curved ? options.epa_tolerance : options.tolerance) * scale + touch_tolerance(scale);
+  EpaPolytope poly;
+  poly.vertices.reserve(64);
+  poly.faces.reserve(128);
+  EpaOutcome out;
+  if (!initial_polytope(md, gjk_simplex, touch_tolerance(scale) * 16, poly, out)) {
+    if (poly.faces.empty()) return out;  // flat difference: answered directly
+    out.status = Status::Degenerate;     // could not link the start polytope
+    return out;
+  }
+
+  std::vector<std::pair<int, int>> horizon;
+  int best = -1;
+  int iteration = 0;
+  out.status = Status::MaxIterations;
+  for (; iteration < options.max_epa_iterations; ++iteration) {
+    best = poly.closest_alive_face();
+    if (best < 0) {
+      out.status = Status::Degenerate;
+      break;
+    }
+    const EpaFace closest = poly.faces[static_cast<size_t>(best)];
+    const SupportPoint w = md.support(closest.normal);
+    const double support_distance = closest.normal.dot(w.w);
+    // Converged: the support plane along the face normal is within tolerance of the face
+    // (the depth lies between the face's distance and any support value).
+    if (support_distance - closest.distance <= tolerance) {
+      out.status = Status::Converged;
+      break;
+    }
+    bool repeated = false;
+    if (!MD::curved) {
+      for (const SupportPoint& p : poly.vertices) {
+        if (p.index_a == w.index_a && p.index_b == w.index_b) repeated = true;
+      }
+    }
+    if (repeated) {  // seed 000 Alg. 3: the support is already a vertex -> this face is final
+      out.status = Status::Converged;
+      break;
+    }
+    // Expand (Fig. 12): remove the faces visible from w, cone the horizon to w.
+    const int apex = static_cast<int>(poly.vertices.size());
+    poly.vertices.push_back(w);
+    horizon.clear();
+    poly.faces[static_cast<size_t>(best)].alive = false;
+    for (int e = 0; e < 3; ++e) {
+      silhouette(poly, closest.neighbour[static_cast<size_t>(e)], closest.neighbour_edge[static_cast<size_t>(e)], w.w, horizon);
+    }
+    const size_t first_new = poly.faces.size();
+    for (const auto& [face, edge] : horizon) {
+      const EpaFace& g = poly.faces[static_cast<size_t>(face)];
+      const int p = g.vertex[static_cast<size_t>(edge)], q = g.vertex[static_cast<size_t>((edge + 1) % 3)];
+      const int created = poly.add_face(q, p, apex);
+      poly.faces[static_cast<size_t>(created)].neighbour[0] = face;
+      poly.faces[static_cast<size_t>(created)].neighbour_edge[0] = edge;
+      poly.faces[static_cast<size_t>(face)].neighbour[static_cast<size_t>(edge)] = created;
+      poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(edge)] = 0;
+    }
+    // New face (q, p, apex): its edge 1 (p -> apex) borders the new face whose q equals p.
+    bool linked = true;
+    for (size_t f = first_new; f < poly.faces.size() && linked; ++f) {
+      const int p = poly.faces[f].vertex[1];
+      linked = false;
+      for (size_t g = first_new; g < poly.faces.size(); ++g) {
+        if (poly.faces[g].vertex[0] == p) {
+          poly.faces[f].neighbour[1] = static_cast<int>(g);
+          poly.faces[f].neighbour_edge[1] = 2;
+          poly.faces[g].neighbour[2] = static_cast<int>(f);
+          poly.faces[g].neighbour_edge[2] = 1;
+          linked = true;
+          break;
+        }
+      }
+    }
+    if (!linked || horizon.size() < 3) {  // broken horizon (rounding on a sliver): stop here
+      out.status = Status::Degenerate;
+      break;
+    }
+  }
+  out.iterations = iteration;
+  if (out.status != Status::Converged) {  // the last chosen face was expanded: take the best left
+    best = poly.closest_alive_face();
+  }
+  if (best < 0) return out;
+  const EpaFace& f = poly.faces[static_cast<size_t>(best)];
+  const std::array<double, 3> l = face_barycentric(poly, f);
+  out.normal = f.normal;
+  out.depth = std::max(f.distance, 0.0);
+  out.point_on_a.setZero();
+  out.point_on_b.setZero();
+  for (int i = 0; i < 3; ++i) {  // seed 000 eq. 35
+    out.point_on_a += l[static_cast<size_t>(i)] * poly.vertices[static_cast<size_t>(f.vertex[static_cast<size_t>(i)])].a;
+    out.point_on_b += l[static_cast<size_t>(i)] * poly.vertices[static_cast<size_t>(f.vertex[static_cast<size_t>(i)])].b;
+  }
+  return out;
+}
+
+}  // namespace gjk::detail

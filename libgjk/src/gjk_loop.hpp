@@ -1,0 +1,125 @@
+// The GJK main loop, shared by the boolean, distance and threshold queries (seed 000 Alg. 1-2,
+// seed 001 Alg. 1 and 6). Templated on the Minkowski difference so each support call inlines.
+#pragma once
+
+#include "gjk/results.hpp"
+#include "gjk/simplex.hpp"
+#include "minkowski.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+namespace gjk::detail {
+
+enum class GjkMode {
+  Distance,   ///< run to convergence
+  Boolean,    ///< stop at the first separating plane or enclosing simplex
+  Threshold,  ///< stop once the bounds decide "distance < threshold"
+};
+
+struct GjkOutcome {
+  Simplex simplex;        ///< final simplex (A's frame), lambdas set
+  Vec3 v = Vec3::Zero();  ///< closest point of the cores' difference to the origin
+  double lower = 0.0;     ///< certified lower bound on the cores' distance
+  double upper = 0.0;     ///< |v|, an upper bound
+  bool overlap = false;   ///< the cores touch or overlap (origin enclosed, or |v| ~ 0)
+  int iterations = 0;
+  Status status = Status::Converged;
+  double scale = 1.0;        ///< size of the Minkowski difference, for tolerances
+  double touch_distance = 0;  ///< below this the cores count as touching
+};
+
+/// True when the origin lies inside tetrahedron (w, A, B, C), given that it lies between
+/// triangle ABC's plane and w and projects inside ABC (seed 001 Fig. 2(b) lifted to 3D: only the
+/// three side faces through w need a test).
+inline bool side_faces_enclose_origin(const Simplex& s, const Vec3& w) {
+  const Vec3 a = s.points[0].w - w, b = s.points[1].w - w, c = s.points[2].w - w;
+  const Vec3 o = -w;
+  const double orientation = a.dot(b.cross(c));
+  if (orientation == 0.0) return false;
+  // For each side face, the origin must lie on the same side as the opposite base vertex.
+  const double s_ab = a.dot(b.cross(o)) * orientation;   // face (w, A, B) vs C
+  const double s_bc = b.dot(c.cross(o)) * orientation;   // face (w, B, C) vs A
+  const double s_ca = c.dot(a.cross(o)) * orientation;   // face (w, C, A) vs B
+  return s_ab > 0.0 && s_bc > 0.0 && s_ca > 0.0;
+}
+
+inline bool repeats_a_vertex(const Simplex& s, const SupportPoint& w) {
+  for (int i = 0; i < s.size; ++i) {
+    const SupportPoint& p = s.points[static_cast<size_t>(i)];
+    if (p.index_a == w.index_a && p.index_b == w.index_b) return true;
+  }
+  return false;
+}
+
+template <class MD>
+GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0) {
+  GjkOutcome out;
+  out.scale = std::max(md.scale(), DBL_MIN);
+  out.touch_distance = touch_tolerance(out.scale);
+  const double touch = out.touch_distance;
+  Simplex& s = out.simplex;
+
+  // Seed 002 section 3.1(b): start from the support towards the origin from the difference of
+  // the centres, where the closest points usually are.
+  Vec3 start = md.center();
+  if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
+  s.push_back(md.support(-start));
+  s.lambda[0] = 1.0;
+  Vec3 v = s.points[0].w;
+  double v_norm = v.norm();
+  out.upper = v_norm;
+
+  int k = 0;
+  for (; k < options.max_iterations; ++k) {
+    if (v_norm <= touch) {  // the simplex reaches the origin: touching or overlapping
+      out.overlap = true;
+      break;
+    }
+    const SupportPoint w = md.support(-v);
+    const double vw = v.dot(w.w);
+    out.lower = std::max(out.lower, vw / v_norm);  // every x in A-B has x.v >= w.v
+    if (mode == GjkMode::Boolean && vw > 0.0) break;  // separating plane (seed 001 Alg. 6)
+    if (mode == GjkMode::Threshold && out.lower >= threshold) break;
+    // Seed 001 Alg. 1: stop when w is no further than v along -v, up to the tolerance.
+    if (v_norm - out.lower <= options.tolerance * v_norm + touch) break;
+    // Seed 002 section 2: a recurring support vertex means the simplex cannot improve.
+    if (!MD::curved && repeats_a_vertex(s, w)) break;
+    if (mode == GjkMode::Boolean && s.size == 3 && side_faces_enclose_origin(s, w.w)) {
+      out.overlap = true;
+      s.push_back(w);  // keep the enclosing tetrahedron for EPA
+      break;
+    }
+    const Simplex previous = s;
+    s.push_back(w);
+    Vec3 next_v;
+    if (solve_simplex(options.solver, s, next_v)) {
+      out.overlap = true;
+      v.setZero();
+      v_norm = 0.0;
+      break;
+    }
+    const double next_norm = next_v.norm();
+    if (!(next_norm < v_norm)) {
+      // No strict progress: rounding has taken over. The previous simplex is the better one.
+      s = previous;
+      const bool tight = v_norm - out.lower <= 1e-9 * out.scale;
+      out.status = tight ? Status::Converged : Status::Degenerate;
+      break;
+    }
+    v = next_v;
+    v_norm = next_norm;
+    out.upper = v_norm;
+    if (mode == GjkMode::Threshold && v_norm < threshold) break;
+  }
+  out.iterations = k + 1;
+  if (k == options.max_iterations) out.status = Status::MaxIterations;
+  out.v = v;
+  out.upper = v_norm;
+  if (out.overlap) out.lower = out.upper = 0.0;
+  out.lower = std::min(out.lower, out.upper);
+  return out;
+}
+
+}  // namespace gjk::detail

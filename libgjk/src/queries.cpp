@@ -1,0 +1,266 @@
+// Public queries: validate, dispatch the shape pair once to the templated GJK/EPA loops, then
+// add the cores' radii back analytically and map the answer to the world frame.
+#include "gjk/queries.hpp"
+
+#include "epa.hpp"
+#include "gjk_loop.hpp"
+#include "minkowski.hpp"
+
+#include <cmath>
+
+namespace gjk {
+namespace {
+
+using detail::GjkMode;
+using detail::GjkOutcome;
+
+bool pose_is_valid(const Pose& pose) {
+  if (!pose.matrix().allFinite()) return false;
+  const Eigen::Matrix3d r = pose.linear();
+  return (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 1e-6 && r.determinant() > 0.0;
+}
+
+bool shape_is_valid(const Shape& shape) {
+  try {
+    validate(shape);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+/// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
+template <class F>
+decltype(auto) with_core(const Shape& shape, F&& f) {
+  return std::visit(
+      [&](const auto& g) -> decltype(auto) {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          return f(detail::PointCore{}, g.radius + shape.inflation);
+        } else if constexpr (std::is_same_v<G, Box>) {
+          return f(detail::BoxCore{g.half_extents}, shape.inflation);
+        } else if constexpr (std::is_same_v<G, Capsule>) {
+          return f(detail::SegmentCore{g.half_length}, g.radius + shape.inflation);
+        } else if constexpr (std::is_same_v<G, Cylinder>) {
+          return f(detail::CylinderCore{g.radius, g.half_length}, shape.inflation);
+        } else {
+          return f(detail::PolytopeCore(g), shape.inflation);
+        }
+      },
+      shape.geometry);
+}
+
+/// The pair as seen by the loops: B's pose in A's frame, and the two radii.
+struct PairFrame {
+  Eigen::Matrix3d rotation;  // B -> A
+  Vec3 translation;
+};
+
+PairFrame relative_frame(const Pose& pose_a, const Pose& pose_b) {
+  const Eigen::Matrix3d ra_t = pose_a.linear().transpose();
+  // Difference the translations before rotating: exact-ish when both sit far from the origin.
+  return {ra_t * pose_b.linear(), ra_t * (pose_b.translation() - pose_a.translation())};
+}
+
+template <class F>
+decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b, F&& f) {
+  const PairFrame frame = relative_frame(pose_a, pose_b);
+  return with_core(a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
+    return with_core(b, [&](const auto& core_b, double radius_b) -> decltype(auto) {
+      using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>, std::decay_t<decltype(core_b)>>;
+      const MD md{core_a, core_b, frame.rotation, frame.translation};
+      return f(md, radius_a, radius_b);
+    });
+  });
+}
+
+/// Feature of one body at its witness point: how many distinct points of that body the final
+/// simplex holds (1 vertex, 2 edge, 3 face); vertices and edges of a rounded or curved core
+/// are curved surface points.
+Feature feature_of(const Simplex& s, bool body_a, bool curved_core, double radius, double tolerance) {
+  Vec3 distinct[4];
+  int count = 0;
+  for (int i = 0; i < s.size; ++i) {
+    const Vec3& p = body_a ? s.points[static_cast<size_t>(i)].a : s.points[static_cast<size_t>(i)].b;
+    bool seen = false;
+    for (int j = 0; j < count; ++j) seen = seen || (p - distinct[j]).norm() <= tolerance;
+    if (!seen) distinct[count++] = p;
+  }
+  if (count >= 3) return Feature::Face;
+  if (curved_core || radius > 0.0) return Feature::Curved;
+  return count == 2 ? Feature::Edge : Feature::Vertex;
+}
+
+bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
+  return pose_is_valid(pose_a) && pose_is_valid(pose_b) && shape_is_valid(a) && shape_is_valid(b);
+}
+
+/// Penetration of two overlapping (or touching) cores plus their radii, in world frame.
+template <class MD>
+PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a, double radius_b,
+                                   const Pose& pose_a, const QueryOptions& options) {
+  PenetrationResult r;
+  r.collision = true;
+  const double radii = radius_a + radius_b;
+  Vec3 normal, on_a, on_b;
+  double depth;
+  if (!g.overlap) {
+    // Cores apart but within the radii: the depth is exact from the core distance.
+    normal = -g.v / g.upper;
+    depth = radii - g.upper;
+    on_a = g.simplex.point_on_a() + radius_a * normal;
+    on_b = g.simplex.point_on_b() - radius_b * normal;
+    r.iterations = g.iterations;
+    r.status = g.status;
+  } else {
+    const detail::EpaOutcome e = detail::run_epa(md, g.simplex, options, g.scale);
+    normal = e.normal;
+    depth = e.depth + radii;
+    on_a = e.point_on_a + radius_a * normal;
+    on_b = e.point_on_b - radius_b * normal;
+    r.iterations = g.iterations + e.iterations;
+    r.status = g.status != Status::Converged ? g.status : e.status;
+  }
+  r.depth = depth;
+  r.normal = pose_a.linear() * normal;
+  r.point_on_a = pose_a * on_a;
+  r.point_on_b = pose_a * on_b;
+  return r;
+}
+
+}  // namespace
+
+CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                        const QueryOptions& options) {
+  CollisionResult r;
+  if (!inputs_valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+    const double radii = radius_a + radius_b;
+    // Rounded shapes collide when the cores come within the radii: a threshold query on the
+    // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
+    const GjkOutcome g = radii > 0.0 ? detail::run_gjk(md, options, GjkMode::Threshold, radii)
+                                     : detail::run_gjk(md, options, GjkMode::Boolean);
+    r.iterations = g.iterations;
+    r.status = g.status;
+    r.collision = g.overlap || (radii > 0.0 ? g.lower < radii : g.lower <= 0.0);
+    if (!r.collision && g.upper > 0.0) r.separating_direction = pose_a.linear() * (-g.v / g.upper);
+    return r;
+  });
+}
+
+DistanceResult distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                        const QueryOptions& options) {
+  DistanceResult r;
+  if (!inputs_valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    r.upper_bound = r.lower_bound = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
+  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+    const double radii = radius_a + radius_b;
+    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+    r.iterations = g.iterations;
+    r.status = g.status;
+    r.simplex_size = g.simplex.size;
+    Vec3 on_a = g.simplex.point_on_a(), on_b = g.simplex.point_on_b();
+    const double tol = 16 * g.touch_distance;
+    r.feature_on_a = feature_of(g.simplex, true, std::decay_t<decltype(md.a)>::curved, radius_a, tol);
+    r.feature_on_b = feature_of(g.simplex, false, std::decay_t<decltype(md.b)>::curved, radius_b, tol);
+    if (g.overlap || g.upper <= radii) {
+      r.collision = true;
+      r.distance = 0.0;
+      r.lower_bound = r.upper_bound = 0.0;
+      if (!g.overlap) {  // rounded bodies overlapping: report the cores' mid-gap points
+        const Vec3 n = -g.v / g.upper;
+        on_a += radius_a * n;
+        on_b -= radius_b * n;
+      }
+    } else {
+      const Vec3 n = -g.v / g.upper;  // from A towards B
+      on_a += radius_a * n;
+      on_b -= radius_b * n;
+      r.distance = g.upper - radii;
+      r.upper_bound = r.distance;
+      r.lower_bound = std::max(0.0, g.lower - radii);
+      r.normal = pose_a.linear() * n;
+      r.collision = r.distance <= g.touch_distance;
+    }
+    r.point_on_a = pose_a * on_a;
+    r.point_on_b = pose_a * on_b;
+    return r;
+  });
+}
+
+PenetrationResult penetration(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                              const QueryOptions& options) {
+  PenetrationResult r;
+  if (!inputs_valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+    if (!g.overlap && g.upper > radius_a + radius_b) {
+      r.iterations = g.iterations;
+      r.status = g.status;
+      return r;  // apart: no penetration
+    }
+    return penetration_from(md, g, radius_a, radius_b, pose_a, options);
+  });
+}
+
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                                     const QueryOptions& options) {
+  SignedDistanceResult r;
+  if (!inputs_valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    r.signed_distance = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
+  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+    const double radii = radius_a + radius_b;
+    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+    if (!g.overlap && g.upper > radii) {
+      const Vec3 n = -g.v / g.upper;
+      r.signed_distance = g.upper - radii;
+      r.point_on_a = pose_a * Vec3(g.simplex.point_on_a() + radius_a * n);
+      r.point_on_b = pose_a * Vec3(g.simplex.point_on_b() - radius_b * n);
+      r.normal = pose_a.linear() * n;
+      r.iterations = g.iterations;
+      r.status = g.status;
+      return r;
+    }
+    const PenetrationResult p = penetration_from(md, g, radius_a, radius_b, pose_a, options);
+    r.signed_distance = -p.depth;
+    r.point_on_a = p.point_on_a;
+    r.point_on_b = p.point_on_b;
+    r.normal = p.normal;
+    r.iterations = p.iterations;
+    r.status = p.status;
+    return r;
+  });
+}
+
+ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                            double threshold, const QueryOptions& options) {
+  ThresholdResult r;
+  if (!inputs_valid(a, pose_a, b, pose_b) || std::isnan(threshold)) {
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+    const double radii = radius_a + radius_b;
+    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Threshold, threshold + radii);
+    r.iterations = g.iterations;
+    r.status = g.status;
+    r.lower_bound = std::max(0.0, g.lower - radii);
+    r.upper_bound = std::max(0.0, g.upper - radii);
+    r.closer = g.overlap || g.upper - radii < threshold;
+    return r;
+  });
+}
+
+}  // namespace gjk

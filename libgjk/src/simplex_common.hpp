@@ -1,0 +1,67 @@
+// Helpers shared by the sub-distance solvers: a candidate sub-simplex (kept vertices by position
+// in the input, their barycentric weights) and the step that writes it back into the Simplex.
+#pragma once
+
+#include "gjk/simplex.hpp"
+
+#include <limits>
+
+namespace gjk::detail {
+
+struct SubSimplex {
+  int count = 0;
+  std::array<int, 4> index{};      // positions in the input simplex, increasing
+  std::array<double, 4> lambda{};  // barycentric weights, positive, summing to 1
+  Vec3 v = Vec3::Zero();
+  double norm2 = std::numeric_limits<double>::infinity();
+
+  void add(int position, double weight) {
+    index[static_cast<size_t>(count)] = position;
+    lambda[static_cast<size_t>(count)] = weight;
+    ++count;
+  }
+};
+
+/// Largest edge length of the simplex, the scale for degeneracy thresholds.
+inline double max_edge_length(const Simplex& s) {
+  double longest2 = 0.0;
+  for (int i = 0; i < s.size; ++i) {
+    for (int j = i + 1; j < s.size; ++j) {
+      longest2 = std::max(longest2, (s.points[static_cast<size_t>(i)].w - s.points[static_cast<size_t>(j)].w).squaredNorm());
+    }
+  }
+  return std::sqrt(longest2);
+}
+
+/// Relative size below which a segment, triangle or tetrahedron counts as degenerate (its
+/// length, area or volume against the cube of the longest edge).
+constexpr double kDegenerateRelative = 1e-13;
+
+/// Replaces the simplex by the chosen sub-simplex, keeping the input order.
+inline void apply(Simplex& s, const SubSimplex& sub, Vec3& v) {
+  Simplex out;
+  for (int k = 0; k < sub.count; ++k) {
+    out.points[static_cast<size_t>(k)] = s.points[static_cast<size_t>(sub.index[static_cast<size_t>(k)])];
+    out.lambda[static_cast<size_t>(k)] = sub.lambda[static_cast<size_t>(k)];
+  }
+  out.size = sub.count;
+  s = out;
+  v = sub.v;
+}
+
+/// The vertex of `s` nearest the origin, as a sub-simplex (the fallback of every solver).
+inline SubSimplex nearest_vertex(const Simplex& s, const int* positions, int count) {
+  SubSimplex best;
+  for (int k = 0; k < count; ++k) {
+    const Vec3& p = s.points[static_cast<size_t>(positions[k])].w;
+    if (p.squaredNorm() < best.norm2) {
+      best = SubSimplex{};
+      best.add(positions[k], 1.0);
+      best.v = p;
+      best.norm2 = p.squaredNorm();
+    }
+  }
+  return best;
+}
+
+}  // namespace gjk::detail

@@ -1,0 +1,172 @@
+// The geometric sub-distance step of seed 002 section 3 (Liu et al.): nu_compute() finds the
+// point nearest the origin on a segment (eq. 5) or triangle (eq. 4, Table 1, Fig. 8), and
+// refine_set() picks the tetrahedron faces that separate the origin from the opposite vertex
+// (the plane test of section 3.2(b), eq. 3).
+//
+// Departures from the seed, both for exactness: when several faces separate, the seed discards
+// the subsets holding the farthest point; we run nu_compute on every separating face and keep
+// the nearest result (seed 000 case c does the same). And seed 002's Delta_3 of eq. (4) reads
+// "(P2.P1 - P3.P2)"; the recursion it is taken from gives (P2.P1 - P2.P3), used here.
+#include "simplex_common.hpp"
+
+#include <cmath>
+
+namespace gjk {
+namespace {
+
+using detail::SubSimplex;
+
+// Segment X1 X2 (eq. 5): Delta_1 = X2.X2 - X2.X1, Delta_2 = X1.X1 - X2.X1, lambda_i = Delta_i / Delta.
+struct SegmentWeights {
+  double d1, d2;
+};
+SegmentWeights segment_weights(const Vec3& x1, const Vec3& x2) {
+  const double x12 = x1.dot(x2);
+  return {x2.dot(x2) - x12, x1.dot(x1) - x12};
+}
+
+SubSimplex vertex(const Simplex& s, int i) {
+  SubSimplex out;
+  out.add(i, 1.0);
+  out.v = s.points[static_cast<size_t>(i)].w;
+  out.norm2 = out.v.squaredNorm();
+  return out;
+}
+
+SubSimplex edge(const Simplex& s, int i, int j, const SegmentWeights& w) {
+  SubSimplex out;
+  const double total = w.d1 + w.d2;
+  out.add(i, w.d1 / total);
+  out.add(j, w.d2 / total);
+  out.v = out.lambda[0] * s.points[static_cast<size_t>(i)].w + out.lambda[1] * s.points[static_cast<size_t>(j)].w;
+  out.norm2 = out.v.squaredNorm();
+  return out;
+}
+
+// nu_compute on a segment: the seed's three sign variations of lambda.
+SubSimplex nu_segment(const Simplex& s, int i, int j) {
+  const SegmentWeights w = segment_weights(s.points[static_cast<size_t>(i)].w, s.points[static_cast<size_t>(j)].w);
+  if (w.d1 + w.d2 <= 0.0) {  // coincident points
+    const int both[2] = {i, j};
+    return detail::nearest_vertex(s, both, 2);
+  }
+  if (w.d1 <= 0.0) return vertex(s, j);
+  if (w.d2 <= 0.0) return vertex(s, i);
+  return edge(s, i, j, w);
+}
+
+SubSimplex nearest(const SubSimplex& a, const SubSimplex& b) { return b.norm2 < a.norm2 ? b : a; }
+
+// nu_compute on a triangle P1 P2 P3 (positions i1, i2, i3).
+SubSimplex nu_triangle(const Simplex& s, int i1, int i2, int i3, double scale) {
+  const Vec3& p1 = s.points[static_cast<size_t>(i1)].w;
+  const Vec3& p2 = s.points[static_cast<size_t>(i2)].w;
+  const Vec3& p3 = s.points[static_cast<size_t>(i3)].w;
+  const SegmentWeights w23 = segment_weights(p2, p3);
+  const SegmentWeights w13 = segment_weights(p1, p3);
+  const SegmentWeights w12 = segment_weights(p1, p2);
+  // Eq. (4).
+  const double d1 = w23.d1 * (p2.dot(p2) - p2.dot(p1)) + w23.d2 * (p3.dot(p2) - p3.dot(p1));
+  const double d2 = w13.d1 * (p1.dot(p1) - p1.dot(p2)) + w13.d2 * (p3.dot(p1) - p3.dot(p2));
+  const double d3 = w12.d1 * (p1.dot(p1) - p1.dot(p3)) + w12.d2 * (p2.dot(p1) - p2.dot(p3));
+  const double total = d1 + d2 + d3;  // = |(P2 - P1) x (P3 - P1)|^2 in exact arithmetic
+  const double area_floor = detail::kDegenerateRelative * scale * scale;
+  if (!(total > area_floor * area_floor)) {
+    // Collinear or coincident points: the nearest point is on an edge.
+    return nearest(nearest(nu_segment(s, i1, i2), nu_segment(s, i1, i3)), nu_segment(s, i2, i3));
+  }
+  const bool pos[3] = {d1 > 0.0, d2 > 0.0, d3 > 0.0};
+  const int positives = pos[0] + pos[1] + pos[2];
+  if (positives == 3) {  // Situation (A): nu on the face
+    SubSimplex out;
+    out.add(i1, d1 / total);
+    out.add(i2, d2 / total);
+    out.add(i3, d3 / total);
+    out.v = out.lambda[0] * p1 + out.lambda[1] * p2 + out.lambda[2] * p3;
+    out.norm2 = out.v.squaredNorm();
+    return out;
+  }
+  // Name the triangle's corners so that the odd one out is "c" (Fig. 8 draws it as P3).
+  const int ids[3] = {i1, i2, i3};
+  int odd = 0;
+  for (int k = 0; k < 3; ++k) {
+    if ((positives == 2 && !pos[k]) || (positives == 1 && pos[k])) odd = k;
+  }
+  const int a = ids[(odd + 1) % 3], b = ids[(odd + 2) % 3], c = ids[odd];
+  const Vec3& pa = s.points[static_cast<size_t>(a)].w;
+  const Vec3& pb = s.points[static_cast<size_t>(b)].w;
+  const Vec3& pc = s.points[static_cast<size_t>(c)].w;
+  if (positives == 2) {
+    // Situation (B): lambda_c < 0, nu on edge ab or at its ends, regions (i)-(iii).
+    const SegmentWeights wab = segment_weights(pa, pb);
+    if (wab.d2 <= 0.0) return vertex(s, a);   // (i)
+    if (wab.d1 <= 0.0) return vertex(s, b);   // (ii)
+    return edge(s, a, b, wab);                // (iii)
+  }
+  if (positives == 1) {
+    // Situation (C): lambda_c > 0 only, regions (i)-(v) around vertex c.
+    const SegmentWeights wac = segment_weights(pa, pc);
+    const SegmentWeights wbc = segment_weights(pb, pc);
+    if (wac.d1 > 0.0 && wac.d2 > 0.0) return edge(s, a, c, wac);  // (ii)
+    if (wbc.d1 > 0.0 && wbc.d2 > 0.0) return edge(s, b, c, wbc);  // (iv)
+    if (wac.d2 <= 0.0) return vertex(s, a);                       // (i)
+    if (wbc.d2 <= 0.0) return vertex(s, b);                       // (v)
+    return vertex(s, c);                                          // (iii)
+  }
+  // Situation (D) cannot occur in exact arithmetic; rounding can produce it on slivers.
+  return nearest(nearest(nu_segment(s, i1, i2), nu_segment(s, i1, i3)), nu_segment(s, i2, i3));
+}
+
+}  // namespace
+
+bool solve_refine_set(Simplex& s, Vec3& v) {
+  const double scale = detail::max_edge_length(s);
+  SubSimplex result;
+  switch (s.size) {
+    case 1:
+      result = vertex(s, 0);
+      break;
+    case 2:
+      result = nu_segment(s, 0, 1);
+      break;
+    case 3:
+      result = nu_triangle(s, 0, 1, 2, scale);
+      break;
+    default: {
+      // refine_set: face (i, j, k) with plane f(x) = n.x + K separates the origin from the
+      // opposite vertex l when f(0) * f(P_l) <= 0 (eq. 3). f(0) / f(P_l) is the
+      // origin's barycentric coordinate for P_l.
+      static constexpr int faces[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
+      const double volume_floor = detail::kDegenerateRelative * scale * scale * scale;
+      bool any = false;
+      double weights[4];
+      double total = 0.0;
+      for (int f = 0; f < 4; ++f) {
+        const Vec3& pi = s.points[static_cast<size_t>(faces[f][0])].w;
+        const Vec3& pj = s.points[static_cast<size_t>(faces[f][1])].w;
+        const Vec3& pk = s.points[static_cast<size_t>(faces[f][2])].w;
+        const Vec3& pl = s.points[static_cast<size_t>(faces[f][3])].w;
+        const Vec3 n = (pj - pi).cross(pk - pi);
+        const double k = -n.dot(pi);
+        const double at_vertex = n.dot(pl) + k;  // N of eq. (3)
+        const bool flat = std::abs(at_vertex) <= volume_floor;
+        weights[faces[f][3]] = k / at_vertex;  // share of vertex l in the origin (volume ratio)
+        total += flat ? 0.0 : weights[faces[f][3]];
+        if (flat || k * at_vertex <= 0.0) {
+          any = true;
+          result = nearest(result, nu_triangle(s, faces[f][0], faces[f][1], faces[f][2], scale));
+        }
+      }
+      if (!any) {  // no face separates: the origin is inside the tetrahedron
+        for (int i = 0; i < 4; ++i) s.lambda[static_cast<size_t>(i)] = weights[i] / total;
+        v.setZero();
+        return true;
+      }
+      break;
+    }
+  }
+  detail::apply(s, result, v);
+  return false;
+}
+
+}  // namespace gjk

@@ -1,0 +1,138 @@
+// Signed-volumes sub-distance solver (Montanari, Petrinic, Barbieri, "Improving the GJK
+// algorithm for faster and more reliable distance queries between convex objects", ACM TOG
+// 36(3), 2017). Barycentric coordinates are ratios of signed volumes (areas, lengths) of the
+// simplex with the origin's projection substituted for one vertex; a coordinate whose sign
+// disagrees with the whole simplex's names the facet to descend into. Projecting onto the
+// coordinate plane (axis) of largest area (length) keeps the ratios well conditioned.
+#include "simplex_common.hpp"
+
+#include <cmath>
+
+namespace gjk {
+namespace {
+
+using detail::SubSimplex;
+
+bool same_sign(double a, double b) { return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0); }
+
+// Segment p[i0] p[i1].
+SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length) {
+  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
+  const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
+  const Vec3 t = s2 - s1;
+  const double tt = t.squaredNorm();
+  const int both[2] = {i0, i1};
+  if (tt <= degenerate_length * degenerate_length) return detail::nearest_vertex(s, both, 2);
+  // Projection of the origin on the line, then 1D barycentric coordinates along the axis of
+  // largest extent: lambda_1 = (p - s2)_I / (s1 - s2)_I, lambda_2 = (s1 - p)_I / (s1 - s2)_I.
+  const Vec3 p = s2 - (s2.dot(t) / tt) * t;
+  int axis = 0;
+  t.cwiseAbs().maxCoeff(&axis);
+  const double mu = s1[axis] - s2[axis];
+  const double c1 = p[axis] - s2[axis];
+  const double c2 = s1[axis] - p[axis];
+  SubSimplex out;
+  if (same_sign(mu, c1) && same_sign(mu, c2)) {
+    out.add(i0, c1 / mu);
+    out.add(i1, c2 / mu);
+    out.v = out.lambda[0] * s1 + out.lambda[1] * s2;
+  } else {
+    const int nearer = same_sign(mu, c1) ? i0 : i1;  // the origin projects beyond that end
+    out.add(nearer, 1.0);
+    out.v = s.points[static_cast<size_t>(nearer)].w;
+  }
+  out.norm2 = out.v.squaredNorm();
+  return out;
+}
+
+SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) { return b.norm2 < a.norm2 ? b : a; }
+
+// Triangle p[i0] p[i1] p[i2].
+SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale) {
+  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
+  const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
+  const Vec3& s3 = s.points[static_cast<size_t>(i2)].w;
+  const Vec3 n = (s2 - s1).cross(s3 - s1);
+  const double nn = n.squaredNorm();
+  const double degenerate_length = detail::kDegenerateRelative * scale;
+  if (std::sqrt(nn) <= detail::kDegenerateRelative * scale * scale) {
+    // Collinear or coincident: the nearest point is on one of the edges.
+    return best_of(best_of(s1d(s, i0, i1, degenerate_length), s1d(s, i0, i2, degenerate_length)),
+                   s1d(s, i1, i2, degenerate_length));
+  }
+  const Vec3 p = n * (s1.dot(n) / nn);  // origin projected on the triangle's plane
+  int drop = 0;
+  n.cwiseAbs().maxCoeff(&drop);
+  const int a = (drop + 1) % 3, b = (drop + 2) % 3;
+  // Twice the signed area of (x, y, z) projected on the (a, b) plane; area(s1, s2, s3) == n[drop].
+  auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
+    return (y[a] - x[a]) * (z[b] - x[b]) - (y[b] - x[b]) * (z[a] - x[a]);
+  };
+  const double mu = n[drop];
+  const double c[3] = {area(p, s2, s3), area(s1, p, s3), area(s1, s2, p)};
+  if (same_sign(mu, c[0]) && same_sign(mu, c[1]) && same_sign(mu, c[2])) {
+    SubSimplex out;
+    out.add(i0, c[0] / mu);
+    out.add(i1, c[1] / mu);
+    out.add(i2, c[2] / mu);
+    out.v = out.lambda[0] * s1 + out.lambda[1] * s2 + out.lambda[2] * s3;
+    out.norm2 = out.v.squaredNorm();
+    return out;
+  }
+  // Descend into each edge opposite a vertex whose coordinate has the wrong sign.
+  SubSimplex best;
+  if (!same_sign(mu, c[0])) best = best_of(best, s1d(s, i1, i2, degenerate_length));
+  if (!same_sign(mu, c[1])) best = best_of(best, s1d(s, i0, i2, degenerate_length));
+  if (!same_sign(mu, c[2])) best = best_of(best, s1d(s, i0, i1, degenerate_length));
+  return best;
+}
+
+double triple(const Vec3& x, const Vec3& y, const Vec3& z) { return x.dot(y.cross(z)); }
+
+}  // namespace
+
+bool solve_signed_volumes(Simplex& s, Vec3& v) {
+  const double scale = detail::max_edge_length(s);
+  const double degenerate_length = detail::kDegenerateRelative * scale;
+  SubSimplex result;
+  switch (s.size) {
+    case 1:
+      result.add(0, 1.0);
+      result.v = s.points[0].w;
+      break;
+    case 2:
+      result = s1d(s, 0, 1, degenerate_length);
+      break;
+    case 3:
+      result = s2d(s, 0, 1, 2, scale);
+      break;
+    default: {
+      const Vec3& s1 = s.points[0].w;
+      const Vec3& s2 = s.points[1].w;
+      const Vec3& s3 = s.points[2].w;
+      const Vec3& s4 = s.points[3].w;
+      // Cofactors: six times the signed volumes with the origin in place of vertex j.
+      const double c[4] = {triple(s2, s3, s4), -triple(s1, s3, s4), triple(s1, s2, s4), -triple(s1, s2, s3)};
+      const double det = c[0] + c[1] + c[2] + c[3];
+      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale * scale * scale;
+      if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) && same_sign(det, c[3])) {
+        for (int j = 0; j < 4; ++j) s.lambda[static_cast<size_t>(j)] = c[j] / det;
+        v.setZero();
+        return true;  // origin strictly inside the tetrahedron
+      }
+      // Descend into each face opposite a vertex whose cofactor disagrees (all faces when
+      // the tetrahedron is flat and the signs mean nothing).
+      static constexpr int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
+      for (int j = 0; j < 4; ++j) {
+        if (flat || !same_sign(det, c[j])) {
+          result = best_of(result, s2d(s, faces[j][0], faces[j][1], faces[j][2], scale));
+        }
+      }
+      break;
+    }
+  }
+  detail::apply(s, result, v);
+  return false;
+}
+
+}  // namespace gjk
