@@ -1,0 +1,90 @@
+// The 2D engine of seed 001 (Zhang et al., "Barycode-based GJK Algorithm"): convex polygons,
+// GJK distance with the barycode sub-distance algorithm (Algs. 1-5), the collision-only exit
+// conditions (Alg. 6, Fig. 2), hill-climbing support on counter-clockwise polygons, and closest
+// points with the separating direction (the paper's "Level 3").
+#pragma once
+
+#include "gjk/results.hpp"
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include <vector>
+
+namespace gjk::planar {
+
+using Vec2 = Eigen::Vector2d;
+using Pose2 = Eigen::Isometry2d;
+
+/// Pose from a position and a rotation angle (radians, counter-clockwise).
+Pose2 make_pose(const Vec2& position, double angle);
+
+/// Convex polygon with counter-clockwise vertices (qhull 2D hull of a point set: interior,
+/// duplicate and collinear boundary points dropped). One or two points make a point or segment.
+class ConvexPolygon {
+ public:
+  ConvexPolygon() = default;
+  /// Throws std::invalid_argument when `points` is empty or holds a non-finite coordinate.
+  static ConvexPolygon from_points(const std::vector<Vec2>& points);
+
+  const std::vector<Vec2>& vertices() const { return vertices_; }
+  const Vec2& center() const { return center_; }
+  int size() const { return static_cast<int>(vertices_.size()); }
+
+  /// Index of a vertex maximising <v, d> by scanning all vertices.
+  int support_brute_force(const Vec2& d) const;
+  /// Same, by hill climbing from `hint` along the CCW boundary (seed 001 section II; seed 004
+  /// section 3.2 in 2D): <v, d> is unimodal around a convex polygon.
+  int support_hill_climbing(const Vec2& d, int hint) const;
+
+ private:
+  std::vector<Vec2> vertices_;
+  Vec2 center_ = Vec2::Zero();
+};
+
+enum class SupportMethod {
+  BruteForce,
+  HillClimbing,
+  Auto,  ///< hill climbing from `kHillClimbingMinVertices` vertices up (measured crossover)
+};
+
+/// Smallest polygon for which SupportMethod::Auto climbs instead of scanning.
+constexpr int kHillClimbingMinVertices = 16;
+
+struct Options {
+  int max_iterations = 64;
+  double tolerance = 1e-12;  ///< relative duality gap (seed 001 Alg. 1's epsilon)
+  SupportMethod support = SupportMethod::Auto;
+};
+
+struct DistanceResult {
+  double distance = 0.0;
+  double lower_bound = 0.0;
+  double upper_bound = 0.0;
+  Vec2 point_on_a = Vec2::Zero();  ///< world frame
+  Vec2 point_on_b = Vec2::Zero();
+  Vec2 normal = Vec2::Zero();  ///< unit, from A towards B; zero when they overlap
+  bool collision = false;
+  Feature feature_on_a = Feature::Unknown;
+  Feature feature_on_b = Feature::Unknown;
+  int simplex_size = 0;
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+struct CollisionResult {
+  bool collision = false;
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
+/// Seed 001 Alg. 1 with the barycode sub-distance of Algs. 2-5.
+DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
+                        const Pose2& pose_b, const Options& options = {});
+
+/// Seed 001 Alg. 6: exits at the first separating line (v.w > 0) or when the new support falls
+/// in the vertical angle of the current edge (Fig. 2(b)).
+CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
+                        const Pose2& pose_b, const Options& options = {});
+
+}  // namespace gjk::planar

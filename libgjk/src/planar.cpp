@@ -1,0 +1,434 @@
+// The 2D barycode GJK of seed 001 (Zhang et al.).
+#include "gjk/planar.hpp"
+
+#include "qhull_wrapper.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace gjk::planar {
+namespace {
+
+double cross(const Vec2& a, const Vec2& b) {
+  return a.x() * b.y() - a.y() * b.x();
+}
+
+struct Vertex {
+  Vec2 w, a, b;  // w = a - b, both in A's frame
+  int index_a = -1, index_b = -1;
+};
+
+/// Simplex with its newest vertex first (seed 001 tracks the order to prune S2D's cases).
+struct Simplex {
+  Vertex p[3];
+  double lambda[3] = {1.0, 0.0, 0.0};
+  int size = 0;
+};
+
+struct Solved {
+  Simplex simplex;
+  Vec2 v = Vec2::Zero();
+  bool enclosed = false;
+};
+
+/// Seed 001 Alg. 5 (S1D): A is the newer vertex.
+Solved s1d(const Vertex& a, const Vertex& b) {
+  Solved out;
+  const Vec2 ab = b.w - a.w;
+  const double a_ab = a.w.dot(ab), b_ab = b.w.dot(ab);
+  if (a_ab >= 0.0) {  // origin behind A
+    out.simplex.p[0] = a;
+    out.simplex.size = 1;
+    out.v = a.w;
+    return out;
+  }
+  if (b_ab <= 0.0) {  // origin beyond B
+    out.simplex.p[0] = b;
+    out.simplex.size = 1;
+    out.v = b.w;
+    return out;
+  }
+  const double sum = a_ab - b_ab;
+  out.simplex.p[0] = a;
+  out.simplex.p[1] = b;
+  out.simplex.size = 2;
+  out.simplex.lambda[0] = -b_ab / sum;
+  out.simplex.lambda[1] = a_ab / sum;
+  out.v = out.simplex.lambda[0] * a.w + out.simplex.lambda[1] * b.w;
+  return out;
+}
+
+Solved single(const Vertex& v) {
+  Solved out;
+  out.simplex.p[0] = v;
+  out.simplex.size = 1;
+  out.v = v.w;
+  return out;
+}
+
+/// Seed 001 Alg. 4: the origin is in the vertical angle at V.
+Solved cone_region(const Vertex& v, const Vertex& m, const Vertex& n) {
+  const Vec2 mv = v.w - m.w, nv = v.w - n.w;
+  if (mv.dot(nv) < 0.0) {  // obtuse angle at V: the origin may face an edge
+    if (v.w.dot(mv) > 0.0) return s1d(v, m);
+    if (v.w.dot(nv) > 0.0) return s1d(v, n);
+  }
+  return single(v);
+}
+
+/// Seed 001 Alg. 3 (S2D) with the barycode of the origin's barycentric signs (u, v, w) for
+/// (A, B, C); A is the newest vertex, so in exact arithmetic only codes 4-7 occur (the paper's
+/// 4-case reduction); the other codes are kept for rounding on slivers.
+Solved s2d(const Vertex& a, const Vertex& b, const Vertex& c) {
+  const double su = cross(b.w, c.w), sv = cross(c.w, a.w), sw = cross(a.w, b.w);
+  const double sum = su + sv + sw;
+  if (sum == 0.0) {  // collinear: the nearest point is on an edge
+    Solved best = s1d(a, b);
+    for (const Solved& s : {s1d(a, c), s1d(b, c)}) {
+      if (s.v.squaredNorm() < best.v.squaredNorm()) best = s;
+    }
+    return best;
+  }
+  auto same = [sum](double x) { return (sum > 0.0) == (x > 0.0); };
+  const int code = (same(sw) ? 1 : 0) | (same(sv) ? 2 : 0) | (same(su) ? 4 : 0);
+  switch (code) {
+    case 7: {
+      Solved out;
+      out.enclosed = true;
+      out.simplex.p[0] = a;
+      out.simplex.p[1] = b;
+      out.simplex.p[2] = c;
+      out.simplex.size = 3;
+      out.simplex.lambda[0] = su / sum;
+      out.simplex.lambda[1] = sv / sum;
+      out.simplex.lambda[2] = 1.0 - out.simplex.lambda[0] - out.simplex.lambda[1];
+      return out;
+    }
+    case 6:
+      return s1d(a, b);  // drop C
+    case 5:
+      return s1d(a, c);  // drop B
+    case 4:
+      return cone_region(a, b, c);
+    case 3:
+      return s1d(b, c);  // drop A
+    case 2:
+      return cone_region(b, a, c);
+    case 1:
+      return cone_region(c, a, b);
+    default: {  // code 0: impossible unless rounding; take the nearest vertex
+      Solved best = single(a);
+      for (const Vertex* p : {&b, &c}) {
+        if (p->w.squaredNorm() < best.v.squaredNorm()) best = single(*p);
+      }
+      return best;
+    }
+  }
+}
+
+/// Seed 001 Alg. 2: dispatch on the cardinality, newest vertex first.
+Solved subdistance(const Vertex& newest, const Simplex& previous) {
+  if (previous.size == 1) return s1d(newest, previous.p[0]);
+  return s2d(newest, previous.p[0], previous.p[1]);
+}
+
+struct Pair {
+  const ConvexPolygon& a;
+  const ConvexPolygon& b;
+  Eigen::Matrix2d rotation;  // B -> A frame
+  Vec2 translation;
+  bool climb_a, climb_b;
+  mutable int hint_a = 0, hint_b = 0;
+
+  Vertex support(const Vec2& d) const {
+    Vertex s;
+    s.index_a = climb_a ? a.support_hill_climbing(d, hint_a) : a.support_brute_force(d);
+    const Vec2 db = rotation.transpose() * (-d);
+    s.index_b = climb_b ? b.support_hill_climbing(db, hint_b) : b.support_brute_force(db);
+    hint_a = s.index_a;
+    hint_b = s.index_b;
+    s.a = a.vertices()[static_cast<size_t>(s.index_a)];
+    s.b = rotation * b.vertices()[static_cast<size_t>(s.index_b)] + translation;
+    s.w = s.a - s.b;
+    return s;
+  }
+};
+
+bool climbs(const ConvexPolygon& p, SupportMethod method) {
+  return method == SupportMethod::HillClimbing ||
+         (method == SupportMethod::Auto && p.size() >= kHillClimbingMinVertices);
+}
+
+Pair make_pair(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
+               const Pose2& pose_b, const Options& options) {
+  const Eigen::Matrix2d ra_t = pose_a.linear().transpose();
+  return Pair{a,
+              b,
+              ra_t * pose_b.linear(),
+              ra_t * (pose_b.translation() - pose_a.translation()),
+              climbs(a, options.support),
+              climbs(b, options.support)};
+}
+
+bool valid(const ConvexPolygon& a, const Pose2& pa, const ConvexPolygon& b, const Pose2& pb) {
+  return a.size() > 0 && b.size() > 0 && pa.matrix().allFinite() && pb.matrix().allFinite();
+}
+
+double bound(const ConvexPolygon& p) {
+  double r = 0.0;
+  for (const Vec2& v : p.vertices()) r = std::max(r, (v - p.center()).norm());
+  return r;
+}
+
+Feature feature_of(const Simplex& s, bool body_a) {
+  int distinct = 0;
+  int seen[3];
+  for (int i = 0; i < s.size; ++i) {
+    const int id = body_a ? s.p[i].index_a : s.p[i].index_b;
+    if (std::find(seen, seen + distinct, id) == seen + distinct) seen[distinct++] = id;
+  }
+  return distinct >= 2 ? Feature::Edge : Feature::Vertex;
+}
+
+}  // namespace
+
+Pose2 make_pose(const Vec2& position, double angle) {
+  Pose2 pose = Pose2::Identity();
+  pose.linear() = Eigen::Rotation2Dd(angle).toRotationMatrix();
+  pose.translation() = position;
+  return pose;
+}
+
+ConvexPolygon ConvexPolygon::from_points(const std::vector<Vec2>& points) {
+  if (points.empty()) throw std::invalid_argument("ConvexPolygon: empty point set");
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].allFinite()) {
+      std::ostringstream msg;
+      msg << "ConvexPolygon: point " << i << " is not finite (" << points[i].transpose() << ")";
+      throw std::invalid_argument(msg.str());
+    }
+  }
+  ConvexPolygon poly;
+  // Spread along the principal axes decides point / segment / polygon before qhull sees it.
+  Vec2 mean = Vec2::Zero();
+  for (const Vec2& p : points) mean += p;
+  mean /= static_cast<double>(points.size());
+  Eigen::Matrix2d cov = Eigen::Matrix2d::Zero();
+  for (const Vec2& p : points) cov += (p - mean) * (p - mean).transpose();
+  Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> eig(cov);
+  const Vec2 major_axis = eig.eigenvectors().col(1), minor_axis = eig.eigenvectors().col(0);
+  auto extent = [&](const Vec2& axis, int* lo_index, int* hi_index) {
+    double lo = DBL_MAX, hi = -DBL_MAX;
+    for (size_t i = 0; i < points.size(); ++i) {
+      const double s = axis.dot(points[i] - mean);
+      if (s < lo) lo = s, *lo_index = static_cast<int>(i);
+      if (s > hi) hi = s, *hi_index = static_cast<int>(i);
+    }
+    return hi - lo;
+  };
+  int lo = 0, hi = 0, unused_lo = 0, unused_hi = 0;
+  const double length = extent(major_axis, &lo, &hi);
+  const double width = extent(minor_axis, &unused_lo, &unused_hi);
+  if (!(length > 0.0)) {
+    poly.vertices_ = {points[0]};
+  } else if (width <= 1e-10 * length) {
+    poly.vertices_ = {points[static_cast<size_t>(lo)], points[static_cast<size_t>(hi)]};
+  } else {
+    std::vector<double> coords;
+    coords.reserve(points.size() * 2);
+    for (const Vec2& p : points) {
+      coords.push_back(p.x());
+      coords.push_back(p.y());
+    }
+    std::vector<int> ids;
+    detail::run_qhull(coords, 2, "", [&](qhT* qh, facetT* facet) {
+      vertexT *vertex, **vertexp;
+      FOREACHvertex_(facet->vertices) {
+        ids.push_back(qh_pointid(qh, vertex->point));
+      }
+    });
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    Vec2 c = Vec2::Zero();
+    for (int id : ids) c += points[static_cast<size_t>(id)];
+    c /= static_cast<double>(ids.size());
+    std::sort(ids.begin(), ids.end(), [&](int i, int j) {
+      const Vec2 pi = points[static_cast<size_t>(i)] - c, pj = points[static_cast<size_t>(j)] - c;
+      return std::atan2(pi.y(), pi.x()) < std::atan2(pj.y(), pj.x());
+    });
+    for (int id : ids) poly.vertices_.push_back(points[static_cast<size_t>(id)]);
+  }
+  Vec2 c = Vec2::Zero();
+  for (const Vec2& v : poly.vertices_) c += v;
+  poly.center_ = c / static_cast<double>(poly.vertices_.size());
+  return poly;
+}
+
+int ConvexPolygon::support_brute_force(const Vec2& d) const {
+  int best = 0;
+  double best_dot = vertices_[0].dot(d);
+  for (int i = 1; i < size(); ++i) {
+    const double dot = vertices_[static_cast<size_t>(i)].dot(d);
+    if (dot > best_dot) best_dot = dot, best = i;
+  }
+  return best;
+}
+
+int ConvexPolygon::support_hill_climbing(const Vec2& d, int hint) const {
+  const int n = size();
+  if (n < 3) return support_brute_force(d);
+  int i = (hint >= 0 && hint < n) ? hint : 0;
+  double here = vertices_[static_cast<size_t>(i)].dot(d);
+  // Pick the uphill direction once; on a convex polygon the dot product then rises
+  // monotonically to the maximum (at most n steps).
+  const int next = (i + 1) % n, prev = (i + n - 1) % n;
+  const double up_next = vertices_[static_cast<size_t>(next)].dot(d);
+  const double up_prev = vertices_[static_cast<size_t>(prev)].dot(d);
+  int step;
+  if (up_next > here && up_next >= up_prev) {
+    step = 1;
+  } else if (up_prev > here) {
+    step = n - 1;
+  } else {
+    return i;
+  }
+  for (int k = 0; k < n; ++k) {
+    const int j = (i + step) % n;
+    const double there = vertices_[static_cast<size_t>(j)].dot(d);
+    if (!(there > here)) break;
+    i = j;
+    here = there;
+  }
+  return i;
+}
+
+DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
+                        const Pose2& pose_b, const Options& options) {
+  DistanceResult r;
+  if (!valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  const Pair pair = make_pair(a, pose_a, b, pose_b, options);
+  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
+  const double scale = std::max(bound(a) + bound(b) + centre.norm(), DBL_MIN);
+  const double touch = 64.0 * DBL_EPSILON * scale;
+
+  Simplex s;
+  s.p[0] = pair.support(centre.squaredNorm() > touch * touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
+  s.size = 1;
+  Vec2 v = s.p[0].w;
+  double v_norm = v.norm();
+  bool overlap = false;
+  int k = 0;
+  for (; k < options.max_iterations; ++k) {
+    if (v_norm <= touch) {
+      overlap = true;
+      break;
+    }
+    const Vertex w = pair.support(-v);
+    r.lower_bound = std::max(r.lower_bound, v.dot(w.w) / v_norm);
+    // Seed 001 Alg. 1: ||v||^2 - v.w <= eps^2 ||v||^2, written as a gap on the distance.
+    if (v_norm - r.lower_bound <= options.tolerance * v_norm + touch) break;
+    bool repeated = false;
+    for (int i = 0; i < s.size; ++i) {
+      repeated = repeated || (s.p[i].index_a == w.index_a && s.p[i].index_b == w.index_b);
+    }
+    if (repeated) break;
+    const Solved next = subdistance(w, s);
+    if (next.enclosed) {
+      s = next.simplex;
+      overlap = true;
+      v_norm = 0.0;
+      break;
+    }
+    const double next_norm = next.v.norm();
+    if (!(next_norm < v_norm)) {
+      r.status = v_norm - r.lower_bound <= 1e-9 * scale ? Status::Converged : Status::Degenerate;
+      break;
+    }
+    s = next.simplex;
+    v = next.v;
+    v_norm = next_norm;
+  }
+  r.iterations = k + 1;
+  if (k == options.max_iterations) r.status = Status::MaxIterations;
+  Vec2 on_a = Vec2::Zero(), on_b = Vec2::Zero();
+  for (int i = 0; i < s.size; ++i) {
+    on_a += s.lambda[i] * s.p[i].a;
+    on_b += s.lambda[i] * s.p[i].b;
+  }
+  r.point_on_a = pose_a * on_a;
+  r.point_on_b = pose_a * on_b;
+  r.simplex_size = s.size;
+  r.feature_on_a = feature_of(s, true);
+  r.feature_on_b = feature_of(s, false);
+  if (overlap) {
+    r.collision = true;
+    r.distance = r.lower_bound = r.upper_bound = 0.0;
+    return r;
+  }
+  r.distance = r.upper_bound = v_norm;
+  r.lower_bound = std::min(r.lower_bound, v_norm);
+  r.normal = pose_a.linear() * (-v / v_norm);
+  r.collision = v_norm <= touch;
+  return r;
+}
+
+CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
+                        const Pose2& pose_b, const Options& options) {
+  CollisionResult r;
+  if (!valid(a, pose_a, b, pose_b)) {
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  const Pair pair = make_pair(a, pose_a, b, pose_b, options);
+  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
+  const double scale = std::max(bound(a) + bound(b) + centre.norm(), DBL_MIN);
+  const double touch = 64.0 * DBL_EPSILON * scale;
+
+  Simplex s;
+  s.p[0] = pair.support(centre.squaredNorm() > touch * touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
+  s.size = 1;
+  Vec2 v = s.p[0].w;
+  int k = 0;
+  for (; k < options.max_iterations; ++k) {
+    if (v.norm() <= touch) {
+      r.collision = true;
+      break;
+    }
+    const Vertex w = pair.support(-v);
+    if (v.dot(w.w) > 0.0) break;  // separating line (Alg. 6 line 5, Fig. 2(a))
+    if (s.size == 2 && cross(s.p[0].w, w.w) * cross(s.p[1].w, w.w) <= 0.0) {
+      r.collision = true;  // w in the vertical angle of the edge: triangle holds O (Fig. 2(b))
+      break;
+    }
+    bool repeated = false;
+    for (int i = 0; i < s.size; ++i) {
+      repeated = repeated || (s.p[i].index_a == w.index_a && s.p[i].index_b == w.index_b);
+    }
+    if (repeated) break;  // converged on a positive distance
+    const Solved next = subdistance(w, s);
+    if (next.enclosed) {
+      r.collision = true;
+      break;
+    }
+    if (!(next.v.norm() < v.norm())) {
+      r.status = Status::Degenerate;
+      r.collision = v.norm() <= touch;
+      break;
+    }
+    s = next.simplex;
+    v = next.v;
+  }
+  r.iterations = k + 1;
+  if (k == options.max_iterations) r.status = Status::MaxIterations;
+  return r;
+}
+
+}  // namespace gjk::planar

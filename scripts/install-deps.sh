@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian packages libgjk needs to build and test. Idempotent: does nothing when
+# everything is present, so the README commands and CI can call it every time.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libeigen3-dev libqhull-dev          # engine
+  nlohmann-json3-dev libcli11-dev     # gjk-query
+  libgtest-dev libbenchmark-dev       # tests, benchmarks
+  clang-format                        # style check in CI
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
