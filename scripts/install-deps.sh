@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev     # gjk-query
   libgtest-dev libbenchmark-dev       # tests, benchmarks
   clang-format                        # style check in CI
+  libfcl-dev libccd-dev libbullet-dev libbox2d-dev  # peers in the benchmark
 )
 
 missing=()
