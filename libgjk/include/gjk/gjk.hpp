@@ -1,7 +1,9 @@
 // Umbrella header of libgjk.
 #pragma once
 
+#include "gjk/batch.hpp"
 #include "gjk/gjk_epa.hpp"
+#include "gjk/planar.hpp"
 #include "gjk/queries.hpp"
 #include "gjk/results.hpp"
 #include "gjk/shapes.hpp"
