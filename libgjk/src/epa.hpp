@@ -99,12 +99,12 @@ inline Vec3 any_perpendicular(const Vec3& d) {
   return d.cross(axis).normalized();
 }
 
-/// Barycentric coordinates of the origin's projection p on face f, clamped into the triangle.
-inline std::array<double, 3> face_barycentric(const EpaPolytope& poly, const EpaFace& f) {
+/// Barycentric coordinates of p's projection on face f's plane, not clamped (may be negative).
+inline std::array<double, 3> raw_barycentric(const EpaPolytope& poly, const EpaFace& f,
+                                             const Vec3& p) {
   const Vec3& a = poly.vertices[static_cast<size_t>(f.vertex[0])].w;
   const Vec3& b = poly.vertices[static_cast<size_t>(f.vertex[1])].w;
   const Vec3& c = poly.vertices[static_cast<size_t>(f.vertex[2])].w;
-  const Vec3 p = f.distance * f.normal;
   const Vec3 n = (b - a).cross(c - a);
   const double area = n.squaredNorm();
   std::array<double, 3> l{1.0 / 3, 1.0 / 3, 1.0 / 3};
@@ -112,11 +112,47 @@ inline std::array<double, 3> face_barycentric(const EpaPolytope& poly, const Epa
   l[0] = n.dot((b - p).cross(c - p)) / area;
   l[1] = n.dot((c - p).cross(a - p)) / area;
   l[2] = 1.0 - l[0] - l[1];
+  return l;
+}
+
+/// Barycentric coordinates of p's projection on face f, clamped into the triangle.
+inline std::array<double, 3> face_barycentric(const EpaPolytope& poly, const EpaFace& f,
+                                              const Vec3& p) {
+  std::array<double, 3> l = raw_barycentric(poly, f, p);
   // Rounding can put p a hair outside the face; clamp and renormalise.
   double sum = 0.0;
   for (double& x : l) sum += (x = std::max(x, 0.0));
   for (double& x : l) x /= sum;
   return l;
+}
+
+/// The face that holds p = the origin's projection on the nearest face `best`. A facet of the
+/// Minkowski difference with more than three vertices (the parallelogram of an edge-edge
+/// contact, a polygon face of A minus a vertex of B) is split into coplanar triangles, and p
+/// may lie in a neighbour of `best`: the clamped coordinates on `best` would then give witness
+/// points that do not realise the depth (point_on_a - point_on_b != depth * normal). Among the
+/// live faces whose plane passes through p within `tolerance`, take the one p is deepest in.
+inline int face_holding(const EpaPolytope& poly, int best, const Vec3& p, double tolerance) {
+  const EpaFace& f = poly.faces[static_cast<size_t>(best)];
+  auto depth_inside = [&](const EpaFace& g) {
+    const std::array<double, 3> l = raw_barycentric(poly, g, p);
+    return std::min({l[0], l[1], l[2]});
+  };
+  double chosen_inside = depth_inside(f);
+  int chosen = best;
+  if (chosen_inside >= 0.0) return chosen;
+  for (size_t i = 0; i < poly.faces.size(); ++i) {
+    const EpaFace& g = poly.faces[i];
+    if (!g.alive || !(std::abs(g.normal.dot(p) - g.distance) <= tolerance) ||
+        g.normal.dot(f.normal) <= 0.0)
+      continue;
+    const double inside = depth_inside(g);
+    if (inside > chosen_inside) {
+      chosen_inside = inside;
+      chosen = static_cast<int>(i);
+    }
+  }
+  return chosen;
 }
 
 template <class MD>
@@ -353,14 +389,21 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   }
   if (best < 0) return out;
   const EpaFace& f = poly.faces[static_cast<size_t>(best)];
-  const std::array<double, 3> l = face_barycentric(poly, f);
   out.normal = f.normal;
   out.depth = std::max(f.distance, 0.0);
+  // Witness points from the face holding the origin's projection (a coplanar neighbour of f
+  // when the nearest facet of the difference is not a triangle).
+  const Vec3 projection = f.distance * f.normal;
+  const EpaFace& holder =
+      poly.faces[static_cast<size_t>(face_holding(poly, best, projection, tolerance))];
+  const std::array<double, 3> l = face_barycentric(poly, holder, projection);
   out.point_on_a.setZero();
   out.point_on_b.setZero();
   for (int i = 0; i < 3; ++i) {  // seed 000 eq. 35
-    out.point_on_a += l[static_cast<size_t>(i)] * poly.vertices[static_cast<size_t>(f.vertex[static_cast<size_t>(i)])].a;
-    out.point_on_b += l[static_cast<size_t>(i)] * poly.vertices[static_cast<size_t>(f.vertex[static_cast<size_t>(i)])].b;
+    out.point_on_a += l[static_cast<size_t>(i)] *
+                      poly.vertices[static_cast<size_t>(holder.vertex[static_cast<size_t>(i)])].a;
+    out.point_on_b += l[static_cast<size_t>(i)] *
+                      poly.vertices[static_cast<size_t>(holder.vertex[static_cast<size_t>(i)])].b;
   }
   return out;
 }

@@ -81,7 +81,10 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     const double vw = v.dot(w.w);
     out.lower = std::max(out.lower, vw / v_norm);  // every x in A-B has x.v >= w.v
     if (mode == GjkMode::Boolean && vw > 0.0) break;  // separating plane (seed 001 Alg. 6)
-    if (mode == GjkMode::Threshold && out.lower >= threshold) break;
+    // Threshold: a certified lower bound at or above the threshold answers "not closer". It
+    // must be positive: overlap counts as closer, so closer_than(0) (and any threshold <= 0)
+    // has to run until a separating plane (lower > 0) or the overlap is found.
+    if (mode == GjkMode::Threshold && out.lower >= threshold && out.lower > 0.0) break;
     // Seed 001 Alg. 1: stop when w is no further than v along -v, up to the tolerance.
     if (v_norm - out.lower <= options.tolerance * v_norm + touch) break;
     // Seed 002 section 2: a recurring support vertex means the simplex cannot improve.

@@ -8,17 +8,25 @@
 // its barycentric coordinates being lambda_i = Delta_i(Y) / Delta(Y) (seed 002 eq. 2).
 #include "simplex_common.hpp"
 
+#include <algorithm>
 #include <bitset>
+#include <cmath>
 
 namespace gjk {
 
 bool solve_johnson(Simplex& s, Vec3& v) {
   const int n = s.size;
   const int full = (1 << n) - 1;
-  double dot[4][4];
+  // The recursion's factors x_i . x_k - x_i . x_j, evaluated as x_i . (x_k - x_j): the same
+  // numbers without the cancellation of two dot products of order |x|^2, which cost a small
+  // simplex far from the origin most of its digits.
+  double factor[4][4][4] = {};
   for (int i = 0; i < n; ++i) {
-    for (int j = i; j < n; ++j) {
-      dot[i][j] = dot[j][i] = s.points[static_cast<size_t>(i)].w.dot(s.points[static_cast<size_t>(j)].w);
+    for (int k = 0; k < n; ++k) {
+      for (int j = 0; j < n; ++j) {
+        factor[i][k][j] = s.points[static_cast<size_t>(i)].w.dot(
+            s.points[static_cast<size_t>(k)].w - s.points[static_cast<size_t>(j)].w);
+      }
     }
   }
   double delta[16][4] = {};
@@ -35,7 +43,7 @@ bool solve_johnson(Simplex& s, Vec3& v) {
       while (!((y >> k) & 1)) ++k;
       double sum = 0.0;
       for (int i = 0; i < n; ++i) {
-        if ((y >> i) & 1) sum += delta[y][i] * (dot[i][k] - dot[i][j]);
+        if ((y >> i) & 1) sum += delta[y][i] * factor[i][k][j];
       }
       delta[m][j] = sum;
     }
@@ -56,7 +64,36 @@ bool solve_johnson(Simplex& s, Vec3& v) {
     sub.norm2 = sub.v.squaredNorm();
     return sub;
   };
+  // A flat tetrahedron cannot enclose the origin. Its cofactors Delta_i are then rounding noise
+  // (degree-6 polynomials in the coordinates whose rounding error dwarfs their true size, of
+  // order (6 V)^2), and the noise can make all four positive while the origin lies off the
+  // plane: a face-face contact at a 1e-10 gap was reported as an overlap. Same flatness test
+  // as the other two solvers (signed volume against the cube of the longest edge).
+  bool flat = false;
+  if (n == 4) {
+    const Vec3& x0 = s.points[0].w;
+    const double volume6 =
+        std::abs((s.points[1].w - x0).dot((s.points[2].w - x0).cross(s.points[3].w - x0)));
+    const double scale = detail::max_edge_length(s);
+    flat = !(volume6 > detail::kDegenerateRelative * scale * scale * scale);
+  }
+  // Likewise a (near-)collinear triple has no interior: its cofactors are noise too, and noise
+  // of the right sign chose the face with meaningless weights (v off by up to its size).
+  bool collinear[16] = {};
+  for (int m = 1; m <= full; ++m) {
+    if (std::bitset<4>(static_cast<unsigned>(m)).count() != 3) continue;
+    int id[3], k = 0;
+    for (int i = 0; i < n; ++i) {
+      if ((m >> i) & 1) id[k++] = i;
+    }
+    const Vec3& x0 = s.points[static_cast<size_t>(id[0])].w;
+    const Vec3& x1 = s.points[static_cast<size_t>(id[1])].w;
+    const Vec3& x2 = s.points[static_cast<size_t>(id[2])].w;
+    const double scale = std::max({(x1 - x0).norm(), (x2 - x0).norm(), (x2 - x1).norm()});
+    collinear[m] = !((x1 - x0).cross(x2 - x0).norm() > detail::kDegenerateRelative * scale * scale);
+  }
   auto interior = [&](int m) {  // conditions (a) and (b)
+    if ((m == full && n == 4 && flat) || collinear[m]) return false;
     for (int i = 0; i < n; ++i) {
       if (((m >> i) & 1) && !(delta[m][i] > 0.0)) return false;
     }
@@ -71,8 +108,20 @@ bool solve_johnson(Simplex& s, Vec3& v) {
     }
     if (!nearest) continue;
     if (m == full && n == 4) {  // origin inside the tetrahedron
-      const detail::SubSimplex inside = closest_of(m);
-      for (int i = 0; i < 4; ++i) s.lambda[static_cast<size_t>(i)] = inside.lambda[static_cast<size_t>(i)];
+      // The four cofactors Delta_i(full) keep few digits when the tetrahedron is thin or the
+      // origin near a face (their barycentric coordinates were 3e-10 off, or claimed an
+      // enclosure for an origin on the boundary). Confirm with the signed volumes taken
+      // relative to x_0, and report those as the coordinates; unconfirmed, the origin is on
+      // the boundary within rounding and a face (the backup procedure below) is the answer.
+      const Vec3& x0 = s.points[0].w;
+      const Vec3 e1 = s.points[1].w - x0, e2 = s.points[2].w - x0, e3 = s.points[3].w - x0;
+      const double volume = e1.dot(e2.cross(e3));
+      double c[4] = {0.0, (-x0).dot(e2.cross(e3)), e1.dot((-x0).cross(e3)), e1.dot(e2.cross(-x0))};
+      c[0] = volume - c[1] - c[2] - c[3];
+      bool confirmed = true;
+      for (int i = 0; i < 4; ++i) confirmed = confirmed && c[i] / volume > 0.0;
+      if (!confirmed) continue;
+      for (int i = 0; i < 4; ++i) s.lambda[static_cast<size_t>(i)] = c[i] / volume;
       v.setZero();
       return true;
     }

@@ -6,23 +6,28 @@
 // Departures from the seed, both for exactness: when several faces separate, the seed discards
 // the subsets holding the farthest point; we run nu_compute on every separating face and keep
 // the nearest result (seed 000 case c does the same). And seed 002's Delta_3 of eq. (4) reads
-// "(P2.P1 - P3.P2)"; the recursion it is taken from gives (P2.P1 - P2.P3), used here.
+// "(P2.P1 - P3.P2)"; the recursion it is taken from gives (P2.P1 - P2.P3), used here. For
+// precision, the Deltas of eqs. (4)-(5) are evaluated in equivalent forms free of the
+// cancellation of large dot products (see segment_weights and nu_triangle).
 #include "simplex_common.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace gjk {
 namespace {
 
 using detail::SubSimplex;
 
-// Segment X1 X2 (eq. 5): Delta_1 = X2.X2 - X2.X1, Delta_2 = X1.X1 - X2.X1, lambda_i = Delta_i / Delta.
+// Segment X1 X2 (eq. 5): Delta_1 = X2.X2 - X2.X1, Delta_2 = X1.X1 - X2.X1, lambda_i = Delta_i /
+// Delta. Evaluated as X2.(X2 - X1) and X1.(X1 - X2): the same numbers without the cancellation of
+// two dot products of order |X|^2 (a short segment far from the origin kept no correct digit).
 struct SegmentWeights {
   double d1, d2;
 };
 SegmentWeights segment_weights(const Vec3& x1, const Vec3& x2) {
-  const double x12 = x1.dot(x2);
-  return {x2.dot(x2) - x12, x1.dot(x1) - x12};
+  const Vec3 e = x2 - x1;
+  return {x2.dot(e), -x1.dot(e)};
 }
 
 SubSimplex vertex(const Simplex& s, int i) {
@@ -33,7 +38,13 @@ SubSimplex vertex(const Simplex& s, int i) {
   return out;
 }
 
-SubSimplex edge(const Simplex& s, int i, int j, const SegmentWeights& w) {
+SubSimplex edge(const Simplex& s, int i, int j, SegmentWeights w) {
+  // Keep the input order (simplex.hpp): Table 1 / Fig. 8 name the edge ends a, b in cyclic
+  // order, which puts the higher position first when the odd corner is the middle one.
+  if (i > j) {
+    std::swap(i, j);
+    std::swap(w.d1, w.d2);
+  }
   SubSimplex out;
   const double total = w.d1 + w.d2;
   out.add(i, w.d1 / total);
@@ -62,16 +73,21 @@ SubSimplex nu_triangle(const Simplex& s, int i1, int i2, int i3, double scale) {
   const Vec3& p1 = s.points[static_cast<size_t>(i1)].w;
   const Vec3& p2 = s.points[static_cast<size_t>(i2)].w;
   const Vec3& p3 = s.points[static_cast<size_t>(i3)].w;
-  const SegmentWeights w23 = segment_weights(p2, p3);
-  const SegmentWeights w13 = segment_weights(p1, p3);
-  const SegmentWeights w12 = segment_weights(p1, p2);
-  // Eq. (4).
-  const double d1 = w23.d1 * (p2.dot(p2) - p2.dot(p1)) + w23.d2 * (p3.dot(p2) - p3.dot(p1));
-  const double d2 = w13.d1 * (p1.dot(p1) - p1.dot(p2)) + w13.d2 * (p3.dot(p1) - p3.dot(p2));
-  const double d3 = w12.d1 * (p1.dot(p1) - p1.dot(p3)) + w12.d2 * (p2.dot(p1) - p2.dot(p3));
-  const double total = d1 + d2 + d3;  // = |(P2 - P1) x (P3 - P1)|^2 in exact arithmetic
+  // Eq. (4)'s Delta_i, evaluated in their equivalent cross-product form: with n = (P2 - P1) x
+  // (P3 - P1), Delta = |n|^2 and Delta_i = n . ((P_j - O') x (P_k - O')) for the origin's
+  // projection O' (any point on the normal through O gives the same value, P1 - O included).
+  // As printed, eq. (4) sums products of dot products of order |P|^4 down to |n|^2: for a
+  // small or thin triangle far from the origin the signs of Table 1 were rounding noise.
+  const Vec3 e2 = p2 - p1, e3 = p3 - p1;
+  const Vec3 n = e2.cross(e3);
+  const double total = n.squaredNorm();
+  const double d2 = n.dot(e3.cross(p1));  // n . ((O - P1) x (P3 - P1))
+  const double d3 = n.dot(p1.cross(e2));  // n . ((P2 - P1) x (O - P1))
+  const double d1 = total - d2 - d3;
+  // Degenerate when the area |n| is below the floor (the signed-volumes solver's test; the
+  // seed's form compared the squared area, whose rounding noise was ten orders above it).
   const double area_floor = detail::kDegenerateRelative * scale * scale;
-  if (!(total > area_floor * area_floor)) {
+  if (!(total > 0.0) || !(std::sqrt(total) > area_floor)) {
     // Collinear or coincident points: the nearest point is on an edge.
     return nearest(nearest(nu_segment(s, i1, i2), nu_segment(s, i1, i3)), nu_segment(s, i2, i3));
   }

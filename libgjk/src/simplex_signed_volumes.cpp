@@ -111,9 +111,15 @@ bool solve_signed_volumes(Simplex& s, Vec3& v) {
       const Vec3& s2 = s.points[1].w;
       const Vec3& s3 = s.points[2].w;
       const Vec3& s4 = s.points[3].w;
-      // Cofactors: six times the signed volumes with the origin in place of vertex j.
-      const double c[4] = {triple(s2, s3, s4), -triple(s1, s3, s4), triple(s1, s2, s4), -triple(s1, s2, s3)};
-      const double det = c[0] + c[1] + c[2] + c[3];
+      // Cofactors: six times the signed volumes with the origin in place of vertex j. Taken
+      // relative to s1 (edges e_i = s_i - s1) rather than as triple(s2, s3, s4) etc.: those are
+      // of order |s|^2 * size each and cancel down to det ~ size^3, so for a small simplex far
+      // from the origin (size 1e-6 at distance 1) their rounding swamped det and the descent
+      // picked the wrong face. Here c1..c3 and det are products of edges with one |s1| factor.
+      const Vec3 e2 = s2 - s1, e3 = s3 - s1, e4 = s4 - s1;
+      const double det = triple(e2, e3, e4);
+      double c[4] = {0.0, triple(-s1, e3, e4), triple(e2, -s1, e4), triple(e2, e3, -s1)};
+      c[0] = det - c[1] - c[2] - c[3];
       const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale * scale * scale;
       if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) && same_sign(det, c[3])) {
         for (int j = 0; j < 4; ++j) s.lambda[static_cast<size_t>(j)] = c[j] / det;

@@ -1,1 +1,246 @@
-// placeholder
+// The exact reference: explicit Minkowski difference + qhull + brute-force closest points.
+// Deliberately shares no code with the engine (libgjk/src); see reference.hpp.
+#include "reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+namespace gjk::testing {
+
+Vec3 closest_point_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 ab = b - a;
+  const double length2 = ab.squaredNorm();
+  if (!(length2 > 0.0)) return a;
+  const double t = (p - a).dot(ab) / length2;
+  if (t <= 0.0) return a;
+  if (t >= 1.0) return b;
+  return a + t * ab;
+}
+
+Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  // Brute force over the features, which is robust by construction: every candidate is a point
+  // of the triangle (so none is nearer than the true closest point, up to rounding), and the
+  // true closest point is among them (an edge point, or the interior projection when that
+  // falls inside). Region misclassification by rounding near an edge costs at most the
+  // rounding, since both the edge and the face candidate are then (nearly) optimal.
+  Vec3 best = closest_point_on_segment(p, a, b);
+  double best2 = (best - p).squaredNorm();
+  for (const Vec3& q : {closest_point_on_segment(p, b, c), closest_point_on_segment(p, c, a)}) {
+    const double d2 = (q - p).squaredNorm();
+    if (d2 < best2) {
+      best = q;
+      best2 = d2;
+    }
+  }
+  const Vec3 n = (b - a).cross(c - a);
+  const double n2 = n.squaredNorm();
+  const double longest2 =
+      std::max({(b - a).squaredNorm(), (c - a).squaredNorm(), (c - b).squaredNorm()});
+  // Degenerate (collinear, coincident) triangles have no interior: the edges said it all.
+  if (!(n2 > 1e-24 * longest2 * longest2)) return best;
+  const Vec3 q = p - (n.dot(p - a) / n2) * n;  // projection on the plane
+  // Barycentric coordinates of q from the signed sub-areas.
+  const double u = n.dot((b - q).cross(c - q)) / n2;
+  const double v = n.dot((c - q).cross(a - q)) / n2;
+  const double w = 1.0 - u - v;
+  if (u >= 0.0 && v >= 0.0 && w >= 0.0) {
+    const Vec3 inside = u * a + v * b + w * c;  // a point of the triangle, whatever the rounding
+    if ((inside - p).squaredNorm() < best2) best = inside;
+  }
+  return best;
+}
+
+namespace {
+
+// Runs qhull on 3D points with `options`, calling on_facet(qh, facet) for every facet. Throws
+// std::runtime_error with qhull's message on failure.
+template <class FacetFn>
+void run_qhull_3d(const std::vector<Vec3>& points, const char* options, FacetFn&& on_facet) {
+  std::vector<double> coords;
+  coords.reserve(points.size() * 3);
+  for (const Vec3& p : points) {
+    coords.push_back(p.x());
+    coords.push_back(p.y());
+    coords.push_back(p.z());
+  }
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  char* err_text = nullptr;
+  size_t err_size = 0;
+  FILE* err_file = open_memstream(&err_text, &err_size);
+  QHULL_LIB_CHECK
+  qh_zero(qh, err_file);
+  std::string command = std::string("qhull ") + options;
+  const int exit_code =
+      qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(),
+                   /*ismalloc=*/False, command.data(), /*outfile=*/nullptr, err_file);
+  if (exit_code == 0) {
+    facetT* facet;
+    FORALLfacets {
+      on_facet(qh, facet);
+    }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  std::fclose(err_file);
+  const std::string message = err_text ? std::string(err_text, err_size) : std::string();
+  std::free(err_text);
+  if (exit_code != 0) {
+    throw std::runtime_error("reference qhull failed (code " + std::to_string(exit_code) +
+                             "): " + message);
+  }
+}
+
+}  // namespace
+
+ReferenceHull ReferenceHull::build(const std::vector<Vec3>& points) {
+  if (points.size() < 4) throw std::runtime_error("ReferenceHull: need at least 4 points");
+  ReferenceHull hull;
+  hull.points_ = points;
+  std::vector<char> used(points.size(), 0);
+  run_qhull_3d(points, "Qt", [&](qhT* qh, facetT* facet) {
+    Facet f;
+    int n = 0;
+    vertexT *vertex, **vertexp;
+    FOREACHvertex_(facet->vertices) {
+      if (n < 3) f.vertex[static_cast<size_t>(n)] = qh_pointid(qh, vertex->point);
+      ++n;
+    }
+    if (n != 3) throw std::runtime_error("ReferenceHull: qhull returned a non-triangular facet");
+    f.normal = Vec3(facet->normal[0], facet->normal[1], facet->normal[2]);
+    f.offset = facet->offset;
+    const Vec3& a = points[static_cast<size_t>(f.vertex[0])];
+    const Vec3 cross = (points[static_cast<size_t>(f.vertex[1])] - a)
+                           .cross(points[static_cast<size_t>(f.vertex[2])] - a);
+    if (cross.dot(f.normal) < 0.0) std::swap(f.vertex[1], f.vertex[2]);
+    for (int id : f.vertex) used[static_cast<size_t>(id)] = 1;
+    hull.facets_.push_back(f);
+  });
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (used[i]) hull.vertex_ids_.push_back(static_cast<int>(i));
+  }
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : points) mean += p;
+  mean /= static_cast<double>(points.size());
+  for (const Vec3& p : points) hull.radius_ = std::max(hull.radius_, (p - mean).norm());
+  return hull;
+}
+
+double ReferenceHull::support(const Vec3& direction) const {
+  double best = -std::numeric_limits<double>::infinity();
+  for (const Vec3& p : points_) best = std::max(best, p.dot(direction));
+  return best;
+}
+
+double ReferenceHull::max_plane_value(const Vec3& p) const {
+  double best = -std::numeric_limits<double>::infinity();
+  for (const Facet& f : facets_) best = std::max(best, f.normal.dot(p) + f.offset);
+  return best;
+}
+
+Vec3 ReferenceHull::closest_boundary_point(const Vec3& p) const {
+  Vec3 best = p;
+  double best2 = std::numeric_limits<double>::infinity();
+  for (const Facet& f : facets_) {
+    const Vec3 q = closest_point_on_triangle(p, points_[static_cast<size_t>(f.vertex[0])],
+                                             points_[static_cast<size_t>(f.vertex[1])],
+                                             points_[static_cast<size_t>(f.vertex[2])]);
+    const double d2 = (q - p).squaredNorm();
+    if (d2 < best2) {
+      best2 = d2;
+      best = q;
+    }
+  }
+  return best;
+}
+
+double ReferenceHull::signed_distance(const Vec3& p) const {
+  const double plane = max_plane_value(p);
+  if (plane <= 0.0) return plane;  // inside: the nearest boundary point is on a facet plane
+  return (closest_boundary_point(p) - p).norm();
+}
+
+double cso_support(const std::vector<Vec3>& world_a, const std::vector<Vec3>& world_b,
+                   const Vec3& n) {
+  double max_a = -std::numeric_limits<double>::infinity();
+  double min_b = std::numeric_limits<double>::infinity();
+  for (const Vec3& a : world_a) max_a = std::max(max_a, a.dot(n));
+  for (const Vec3& b : world_b) min_b = std::min(min_b, b.dot(n));
+  return max_a - min_b;
+}
+
+ReferenceResult reference_query(const ReferenceHull& a, const ReferenceHull& b,
+                                double unique_margin) {
+  ReferenceResult r;
+  r.scale = std::max({1.0, a.radius(), b.radius()});
+  std::vector<Vec3> verts_a, verts_b;
+  for (int i : a.vertex_ids()) verts_a.push_back(a.points()[static_cast<size_t>(i)]);
+  for (int j : b.vertex_ids()) verts_b.push_back(b.points()[static_cast<size_t>(j)]);
+  std::vector<Vec3> cso;
+  cso.reserve(verts_a.size() * verts_b.size());
+  for (const Vec3& p : verts_a) {
+    for (const Vec3& q : verts_b) cso.push_back(p - q);
+  }
+  r.cso_points = static_cast<int>(cso.size());
+  const ReferenceHull hull = ReferenceHull::build(cso);
+  r.cso_facets = static_cast<int>(hull.facets().size());
+
+  // The plane values at the origin are the offsets: all negative <=> origin inside.
+  double max_offset = -std::numeric_limits<double>::infinity();
+  for (const auto& f : hull.facets()) max_offset = std::max(max_offset, f.offset);
+  r.overlap = !(max_offset > 0.0);
+
+  if (!r.overlap) {
+    const Vec3 c = hull.closest_boundary_point(Vec3::Zero());
+    r.closest_cso_point = c;
+    r.distance = c.norm();
+    r.signed_distance = r.distance;
+    if (r.distance > 0.0) r.normal = -c / r.distance;
+    return r;
+  }
+
+  // Inside: the nearest facet plane. Refine the candidates' plane distances with the brute-force
+  // support function of A - B (exact along a facet normal, independent of qhull's offsets).
+  double coarse = std::numeric_limits<double>::infinity();
+  for (const auto& f : hull.facets()) coarse = std::min(coarse, -f.offset);
+  struct Candidate {
+    Vec3 normal;
+    double depth;
+  };
+  std::vector<Candidate> candidates;
+  const double window = unique_margin + 1e-9 * r.scale;
+  for (const auto& f : hull.facets()) {
+    if (-f.offset <= coarse + window)
+      candidates.push_back({f.normal, cso_support(verts_a, verts_b, f.normal)});
+  }
+  const auto best =
+      std::min_element(candidates.begin(), candidates.end(),
+                       [](const Candidate& x, const Candidate& y) { return x.depth < y.depth; });
+  r.depth = std::max(best->depth, 0.0);
+  r.normal = best->normal;
+  r.signed_distance = -r.depth;
+  r.second_depth = std::numeric_limits<double>::infinity();
+  for (const auto& f : hull.facets()) {
+    if ((f.normal - r.normal).norm() > 1e-6) r.second_depth = std::min(r.second_depth, -f.offset);
+  }
+  r.unique_normal = r.second_depth > r.depth + unique_margin;
+  return r;
+}
+
+ReferenceResult reference_query(const std::vector<Vec3>& world_a, const std::vector<Vec3>& world_b,
+                                double unique_margin) {
+  return reference_query(ReferenceHull::build(world_a), ReferenceHull::build(world_b),
+                         unique_margin);
+}
+
+}  // namespace gjk::testing

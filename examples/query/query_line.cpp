@@ -1,0 +1,453 @@
+// gjk-query's per-line work: the input schema (see kSchemaHelp), its validation with messages
+// that name the offending field, and the answer built from gjk::distance / gjk::penetration.
+#include "query_line.hpp"
+
+#include <gjk/gjk_epa.hpp>
+#include <gjk/queries.hpp>
+#include <gjk/shapes.hpp>
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gjk_query {
+
+const char* const kSchemaHelp =
+    R"(INPUT: one JSON object per line (JSON lines), each a pair of shapes:
+  {"a": SHAPE, "b": SHAPE, "id": ANY}          "id" is optional and echoed back
+SHAPE (unknown keys are errors; sizes must be finite and >= 0):
+  {"vertices": [[x,y,z], ...]}                 convex hull of the points ("type": "polytope"
+                                               may be given but is implied by "vertices")
+  {"type": "sphere",   "radius": r}
+  {"type": "box",      "half_extents": [hx, hy, hz]}
+  {"type": "capsule",  "radius": r, "half_length": h}     segment (0,0,-h)..(0,0,h), swept by r
+  {"type": "cylinder", "radius": r, "half_length": h}     solid, axis z, z in [-h, h]
+  optional in every shape:
+    "inflation": r             grow the shape by r in every direction (default 0)
+    "position": [x, y, z]      world position of the shape's frame (default [0, 0, 0])
+    "rotation_xyz": [gx, gy, gz]  radians, R = Rx(gx) * Ry(gy) * Rz(gz) (seed 000 eq. 38)
+    "quaternion": [w, x, y, z]    scalar FIRST; normalised before use (must not be zero)
+  Orientation defaults to the identity; giving both rotation_xyz and quaternion is an error.
+  A point p of the shape's own frame sits at R * p + position in the world.
+
+OUTPUT: exactly one JSON line per input line, in input order, numbers in full (round-trip)
+double precision, everything in the world frame:
+  {"line": N, "id": ..., "collision": bool, "distance": d, "depth": p,
+   "signed_distance": d - p, "point_on_a": [x,y,z], "point_on_b": [x,y,z],
+   "normal": [x,y,z], "status": S, "lower_bound": l, "upper_bound": u, "iterations": k,
+   "feature_on_a": F, "feature_on_b": F}
+  separated:   collision false, distance > 0, depth 0; points and normal from gjk::distance,
+               normal = (point_on_b - point_on_a) / distance, [lower_bound, upper_bound]
+               brackets the true distance; feature_*: vertex, edge, face or curved.
+  overlapping: collision true, distance 0, depth > 0; points and normal from
+               gjk::penetration: point_on_a - point_on_b = depth * normal, and moving B by
+               depth * normal makes the shapes touch; feature_* are "unknown".
+  touching (closer than the engine's contact tolerance but not overlapping): collision true,
+               depth 0, the remaining fields from gjk::distance.
+  normal always points from A towards B. status is converged, max_iterations or degenerate
+  (anything but converged: the result is the best found; such lines are not errors).
+
+ERRORS: a line that cannot be answered (invalid JSON, a blank line, a missing or unknown key,
+a wrong type, a number that is not finite such as 1e999, a wrong number of components, an
+unknown shape type, a negative size, ...) is answered in its place with
+  {"line": N, "id": ..., "error": "MESSAGE"}        ("id" when it could be read)
+and "line N: MESSAGE" is written to standard error; the other lines are still answered.
+
+EXIT STATUS: 0 all lines answered; 1 some line was an error; 2 usage error or the input
+could not be read.
+
+EXAMPLE:
+  echo '{"a":{"type":"box","half_extents":[1,1,1]},"b":{"type":"sphere","radius":0.5,"position":[3,0,0]}}' | gjk-query)";
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+using gjk::Vec3;
+
+/// A problem with the input line; the message starts with the JSON path of the culprit.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw InputError(path.empty() ? what : path + ": " + what);
+}
+
+// A number too large for a double is replaced before parsing by a string starting with this
+// marker, so that the field it sits in can be named (see parse_json).
+const std::string kOverflowMarker = "\x01gjk-query-overflow:";
+
+std::string json_quoted(const std::string& s) {
+  const std::string shown = s.size() > 40 ? s.substr(0, 40) + "..." : s;
+  return ojson(shown).dump(-1, ' ', false, ojson::error_handler_t::replace);
+}
+
+std::string describe(const ojson& j) {
+  switch (j.type()) {
+    case ojson::value_t::string:
+      return "string " + json_quoted(j.get_ref<const std::string&>());
+    case ojson::value_t::boolean:
+      return j.get<bool>() ? "true" : "false";
+    case ojson::value_t::null:
+      return "null";
+    case ojson::value_t::array:
+      return "an array of " + std::to_string(j.size());
+    case ojson::value_t::object:
+      return "an object";
+    default:
+      return j.type_name();
+  }
+}
+
+std::string format_number(double v) {
+  return ojson(v).dump();
+}
+
+double number(const ojson& j, const std::string& path) {
+  if (j.is_number()) {
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) fail(path, "not a finite number");
+    return v;
+  }
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s.compare(0, kOverflowMarker.size(), kOverflowMarker) == 0) {
+      fail(path, "number " + s.substr(kOverflowMarker.size()) +
+                     " is out of range of a double (numbers must be finite)");
+    }
+  }
+  fail(path, "expected a number, got " + describe(j));
+}
+
+double non_negative(const ojson& j, const std::string& path) {
+  const double v = number(j, path);
+  if (v < 0.0) fail(path, "must be >= 0, got " + format_number(v));
+  return v;
+}
+
+template <int N>
+Eigen::Matrix<double, N, 1> numbers(const ojson& j, const std::string& path,
+                                    const char* layout = nullptr) {
+  const std::string expected =
+      std::to_string(N) + " numbers" + (layout ? std::string(" ") + layout : "");
+  if (!j.is_array()) fail(path, "expected an array of " + expected + ", got " + describe(j));
+  if (j.size() != static_cast<size_t>(N)) {
+    fail(path, "expected " + expected + ", got " + std::to_string(j.size()));
+  }
+  Eigen::Matrix<double, N, 1> v;
+  for (int i = 0; i < N; ++i) {
+    v[i] = number(j[static_cast<size_t>(i)], path + "[" + std::to_string(i) + "]");
+  }
+  return v;
+}
+
+struct ShapeType {
+  const char* name;
+  std::vector<std::string> keys;  // parameters, all required
+};
+
+const std::vector<ShapeType>& shape_types() {
+  static const std::vector<ShapeType> types = {
+      {"polytope", {"vertices"}},
+      {"sphere", {"radius"}},
+      {"box", {"half_extents"}},
+      {"capsule", {"radius", "half_length"}},
+      {"cylinder", {"radius", "half_length"}},
+  };
+  return types;
+}
+
+const std::vector<std::string> kPoseKeys = {"type", "position", "rotation_xyz", "quaternion",
+                                            "inflation"};
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+gjk::ConvexPolytope parse_polytope(const ojson& j, const std::string& path) {
+  if (!j.is_array() || j.empty()) {
+    fail(path, "expected a non-empty array of [x, y, z] points, got " + describe(j));
+  }
+  std::vector<Vec3> points;
+  points.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    points.push_back(numbers<3>(j[i], path + "[" + std::to_string(i) + "]"));
+  }
+  try {
+    return gjk::ConvexPolytope::from_points(points);
+  } catch (const std::exception& e) {
+    fail(path, e.what());
+  }
+}
+
+gjk::Pose parse_pose(const ojson& j, const std::string& path) {
+  gjk::Pose pose = gjk::Pose::Identity();
+  if (j.contains("position")) pose.translation() = numbers<3>(j["position"], path + ".position");
+  const bool has_xyz = j.contains("rotation_xyz"), has_quaternion = j.contains("quaternion");
+  if (has_xyz && has_quaternion) {
+    fail(path, "give either \"rotation_xyz\" or \"quaternion\", not both");
+  }
+  if (has_xyz) {
+    const Vec3 g = numbers<3>(j["rotation_xyz"], path + ".rotation_xyz", "[gx, gy, gz]");
+    pose.linear() = gjk::rotation_xyz(g.x(), g.y(), g.z());
+  } else if (has_quaternion) {
+    const std::string qpath = path + ".quaternion";
+    const Eigen::Vector4d q = numbers<4>(j["quaternion"], qpath, "[w, x, y, z]");
+    const double norm = q.stableNorm();
+    if (!(norm > 0.0) || !std::isfinite(norm)) fail(qpath, "a zero quaternion is not a rotation");
+    const Eigen::Vector4d u = q / norm;
+    pose.linear() = Eigen::Quaterniond(u[0], u[1], u[2], u[3]).toRotationMatrix();
+  }
+  return pose;
+}
+
+/// Reads SHAPE (see kSchemaHelp) at `path` ("a" or "b").
+gjk::Shape parse_shape(const ojson& j, const std::string& path, gjk::Pose& pose) {
+  if (!j.is_object()) fail(path, "expected a shape object, got " + describe(j));
+  std::string type;
+  if (const auto it = j.find("type"); it != j.end()) {
+    if (!it->is_string()) fail(path + ".type", "expected a string, got " + describe(*it));
+    type = it->get<std::string>();
+  } else if (j.contains("vertices")) {
+    type = "polytope";
+  } else {
+    fail(path, "missing \"vertices\" (or \"type\": sphere, box, capsule, cylinder)");
+  }
+  const auto& types = shape_types();
+  const auto found =
+      std::find_if(types.begin(), types.end(), [&](const ShapeType& t) { return type == t.name; });
+  if (found == types.end()) {
+    fail(path + ".type", "unknown shape type " + json_quoted(type) +
+                             " (expected sphere, box, capsule, cylinder or polytope)");
+  }
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    if (contains(kPoseKeys, key) || contains(found->keys, key)) continue;
+    const bool other_type = std::any_of(types.begin(), types.end(),
+                                        [&](const ShapeType& t) { return contains(t.keys, key); });
+    if (other_type) fail(path + "." + key, "not a parameter of shape type " + type);
+    fail(path, "unknown key " + json_quoted(key));
+  }
+  for (const auto& key : found->keys) {
+    if (!j.contains(key)) fail(path, "missing \"" + key + "\" (required for type " + type + ")");
+  }
+
+  gjk::Shape shape;
+  if (type == "polytope") {
+    shape = gjk::Shape(parse_polytope(j["vertices"], path + ".vertices"));
+  } else if (type == "sphere") {
+    shape = gjk::Shape(gjk::Sphere{non_negative(j["radius"], path + ".radius")});
+  } else if (type == "box") {
+    const std::string hpath = path + ".half_extents";
+    const Vec3 h = numbers<3>(j["half_extents"], hpath);
+    for (int i = 0; i < 3; ++i) {
+      if (h[i] < 0.0) {
+        fail(hpath + "[" + std::to_string(i) + "]", "must be >= 0, got " + format_number(h[i]));
+      }
+    }
+    shape = gjk::Shape(gjk::Box{h});
+  } else {
+    const double r = non_negative(j["radius"], path + ".radius");
+    const double h = non_negative(j["half_length"], path + ".half_length");
+    if (type == "capsule") {
+      shape = gjk::Shape(gjk::Capsule{r, h});
+    } else {
+      shape = gjk::Shape(gjk::Cylinder{r, h});
+    }
+  }
+  if (j.contains("inflation")) shape.inflation = non_negative(j["inflation"], path + ".inflation");
+  pose = parse_pose(j, path);
+  try {
+    gjk::validate(shape);  // the checks above should make this redundant; kept as a safety net
+  } catch (const std::exception& e) {
+    fail(path, e.what());
+  }
+  return shape;
+}
+
+/// Replaces the first number token equal to `token` outside strings by an overflow-marker
+/// string. Returns false when there is none.
+bool mark_overflow(std::string& text, const std::string& token) {
+  const auto is_number_char = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      size_t end = i;
+      while (end < text.size() && is_number_char(text[end])) ++end;
+      if (text.compare(i, end - i, token) == 0 && end - i == token.size()) {
+        text.replace(i, end - i, "\"\\u0001gjk-query-overflow:" + token + "\"");
+        return true;
+      }
+      i = end - 1;
+    }
+  }
+  return false;
+}
+
+/// nlohmann's message without its "[json.exception.xxx] " prefix and the always-1 line number.
+std::string json_message(const std::exception& e) {
+  std::string message = e.what();
+  if (const auto p = message.find("] ");
+      message.rfind("[json.exception", 0) == 0 && p != std::string::npos) {
+    message.erase(0, p + 2);
+  }
+  const std::string line_one = "at line 1, column ";
+  if (const auto p = message.find(line_one); p != std::string::npos) {
+    message.replace(p, line_one.size(), "at column ");
+  }
+  return message;
+}
+
+ojson parse_json(std::string text) {
+  // nlohmann rejects numbers that overflow a double (1e999) as a whole-document error; mark each
+  // such number and parse again so that number() can name the field instead.
+  for (int round = 0; round < 10000; ++round) {
+    try {
+      return ojson::parse(text);
+    } catch (const ojson::parse_error& e) {
+      fail("", "invalid JSON: " + json_message(e));
+    } catch (const ojson::out_of_range& e) {
+      const std::string message = e.what();
+      const auto open = message.find("parsing '"), close = message.rfind('\'');
+      if (e.id != 406 || open == std::string::npos || close <= open + 9) {
+        fail("", "invalid JSON: " + json_message(e));
+      }
+      const std::string token = message.substr(open + 9, close - open - 9);
+      if (!mark_overflow(text, token)) fail("", "invalid JSON: " + json_message(e));
+    }
+  }
+  fail("", "invalid JSON: too many numbers out of range of a double");
+}
+
+ojson vec(const Vec3& v) {
+  return ojson::array({v.x(), v.y(), v.z()});
+}
+
+void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
+  gjk::Pose pose_a, pose_b;
+  const gjk::Shape a = parse_shape(doc["a"], "a", pose_a);
+  const gjk::Shape b = parse_shape(doc["b"], "b", pose_b);
+
+  const gjk::DistanceResult d = gjk::distance(a, pose_a, b, pose_b, options);
+  if (d.status == gjk::Status::InvalidInput)
+    fail("", "the engine rejected the pair (invalid_input)");
+  if (!d.collision) {  // separated: everything from GJK's distance
+    o["collision"] = false;
+    o["distance"] = d.distance;
+    o["depth"] = 0.0;
+    o["signed_distance"] = d.distance;
+    o["point_on_a"] = vec(d.point_on_a);
+    o["point_on_b"] = vec(d.point_on_b);
+    o["normal"] = vec(d.normal);
+    o["status"] = gjk::to_string(d.status);
+    o["lower_bound"] = d.lower_bound;
+    o["upper_bound"] = d.upper_bound;
+    o["iterations"] = d.iterations;
+    o["feature_on_a"] = gjk::to_string(d.feature_on_a);
+    o["feature_on_b"] = gjk::to_string(d.feature_on_b);
+    return;
+  }
+  const gjk::PenetrationResult p = gjk::penetration(a, pose_a, b, pose_b, options);
+  if (p.status == gjk::Status::InvalidInput)
+    fail("", "the engine rejected the pair (invalid_input)");
+  o["collision"] = true;
+  if (p.collision) {  // overlapping (or touching with depth ~0): everything from EPA
+    o["distance"] = 0.0;
+    o["depth"] = p.depth;
+    o["signed_distance"] = 0.0 - p.depth;  // +0 rather than -0 when touching
+    o["point_on_a"] = vec(p.point_on_a);
+    o["point_on_b"] = vec(p.point_on_b);
+    o["normal"] = vec(p.normal);
+    o["status"] = gjk::to_string(p.status);
+    o["lower_bound"] = 0.0;
+    o["upper_bound"] = 0.0;
+    o["iterations"] = p.iterations;
+    o["feature_on_a"] = gjk::to_string(gjk::Feature::Unknown);
+    o["feature_on_b"] = gjk::to_string(gjk::Feature::Unknown);
+  } else {  // touching within the contact tolerance, not overlapping: GJK's answer
+    o["distance"] = d.distance;
+    o["depth"] = 0.0;
+    o["signed_distance"] = d.distance;
+    o["point_on_a"] = vec(d.point_on_a);
+    o["point_on_b"] = vec(d.point_on_b);
+    o["normal"] = vec(d.normal);
+    o["status"] = gjk::to_string(d.status);
+    o["lower_bound"] = d.lower_bound;
+    o["upper_bound"] = d.upper_bound;
+    o["iterations"] = d.iterations;
+    o["feature_on_a"] = gjk::to_string(d.feature_on_a);
+    o["feature_on_b"] = gjk::to_string(d.feature_on_b);
+  }
+}
+
+}  // namespace
+
+LineAnswer answer_line(const std::string& line, long line_number,
+                       const gjk::QueryOptions& options) {
+  LineAnswer answer;
+  ojson id;
+  bool has_id = false;
+  try {
+    answer.json["line"] = line_number;
+    if (line.find_first_not_of(" \t\r\n") == std::string::npos) {
+      fail("", "blank line (each line must hold one JSON object)");
+    }
+    if (line.find('\0') != std::string::npos)
+      fail("", "invalid JSON: the line contains a NUL byte");
+    const ojson doc = parse_json(line);
+    if (!doc.is_object()) {
+      fail("", "expected a JSON object {\"a\": SHAPE, \"b\": SHAPE}, got " + describe(doc));
+    }
+    if (const auto it = doc.find("id"); it != doc.end()) {
+      id = *it;
+      has_id = true;
+      answer.json["id"] = id;
+    }
+    for (const auto& item : doc.items()) {
+      const std::string& key = item.key();
+      if (key != "a" && key != "b" && key != "id") {
+        fail("",
+             "unknown key " + json_quoted(key) + " (expected \"a\", \"b\" and optionally \"id\")");
+      }
+    }
+    if (!doc.contains("a")) fail("", "missing \"a\"");
+    if (!doc.contains("b")) fail("", "missing \"b\"");
+    answer_pair(doc, options, answer.json);
+    return answer;
+  } catch (const InputError& e) {
+    answer.error = e.what();
+  } catch (const std::exception& e) {
+    answer.error = std::string("internal error: ") + e.what();
+  } catch (...) {
+    answer.error = "internal error";
+  }
+  answer.ok = false;
+  try {
+    answer.json = ojson::object();
+    answer.json["line"] = line_number;
+    if (has_id) answer.json["id"] = id;
+    answer.json["error"] = answer.error;
+  } catch (...) {
+    // Only std::bad_alloc could get here; the caller still prints something sensible.
+  }
+  return answer;
+}
+
+}  // namespace gjk_query
