@@ -2,13 +2,14 @@
 //
 // Starts from GJK's final simplex. When that is not a full tetrahedron (seed 000 footnote 4) it
 // is grown by supports in well-chosen directions: a segment gets a third point off its line, a
-// triangle becomes a bipyramid with the supports along both normals. If the Minkowski
+// triangle the taller of the supports along its two normals. If the Minkowski
 // difference has no extent along some direction (flat bodies in contact), the depth along that
 // direction is its support value and EPA is not needed.
 #pragma once
 
 #include "gjk/results.hpp"
 #include "gjk/simplex.hpp"
+#include "gjk_loop.hpp"
 #include "minkowski.hpp"
 
 #include <array>
@@ -23,6 +24,8 @@ struct EpaOutcome {
   Vec3 normal = Vec3::UnitX();  ///< A's frame, from A towards B
   Vec3 point_on_a = Vec3::Zero();
   Vec3 point_on_b = Vec3::Zero();
+  double lower_bound = 0.0;  ///< certified: the polytope's nearest face (it lies inside A-B)
+  double upper_bound = 0.0;  ///< certified: the smallest support value seen (a valid translation)
   int iterations = 0;
   Status status = Status::Converged;
 };
@@ -48,11 +51,15 @@ class EpaPolytope {
     const Vec3& pa = vertices[static_cast<size_t>(a)].w;
     const Vec3 n = (vertices[static_cast<size_t>(b)].w - pa).cross(vertices[static_cast<size_t>(c)].w - pa);
     const double length = n.norm();
-    if (length > 0.0) {
+    const double longest2 = std::max({(vertices[static_cast<size_t>(b)].w - pa).squaredNorm(),
+                                      (vertices[static_cast<size_t>(c)].w - pa).squaredNorm(),
+                                      (vertices[static_cast<size_t>(c)].w - vertices[static_cast<size_t>(b)].w).squaredNorm()});
+    if (length > 1e-12 * longest2) {
       f.normal = n / length;
       f.distance = f.normal.dot(pa);
     } else {
-      // A sliver with no normal: never the closest face, never expanded.
+      // A sliver (collinear corners): its normal is rounding noise. Never the closest face,
+      // never expanded, never used for witness points.
       f.distance = std::numeric_limits<double>::infinity();
     }
     faces.push_back(f);
@@ -163,6 +170,7 @@ EpaOutcome finish_flat(const MD&, const Simplex& s, const Vec3& normal, double d
   out.depth = std::max(depth, 0.0);
   out.point_on_a = s.point_on_a();
   out.point_on_b = out.point_on_a - out.depth * normal;
+  out.lower_bound = out.upper_bound = out.depth;
   return out;
 }
 
@@ -204,6 +212,19 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
       } else {
         s = best;
       }
+    }
+  }
+  if (s.size == 3) {  // collinear corners: keep the segment between the two farthest apart
+    const Vec3 e01 = s.points[1].w - s.points[0].w, e02 = s.points[2].w - s.points[0].w;
+    const Vec3 e12 = s.points[2].w - s.points[1].w;
+    const double longest2 = std::max({e01.squaredNorm(), e02.squaredNorm(), e12.squaredNorm()});
+    if (e01.cross(e02).norm() <= 1e-12 * longest2) {
+      if (e02.squaredNorm() == longest2) {
+        s.points[1] = s.points[2];
+      } else if (e12.squaredNorm() == longest2) {
+        s.points[0] = s.points[2];
+      }
+      s.size = 2;
     }
   }
   if (s.size == 1) {
@@ -256,17 +277,10 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
       flat = height_up <= height_down ? finish_flat(md, t, n, n.dot(up.w)) : finish_flat(md, t, -n, -n.dot(down.w));
       return false;
     }
-    // Bipyramid: triangle (0,1,2) counter-clockwise about n, apex 3 above, apex 4 below.
-    for (int i = 0; i < 3; ++i) poly.vertices.push_back(s.points[static_cast<size_t>(i)]);
-    poly.vertices.push_back(up);
-    poly.vertices.push_back(down);
-    poly.add_face(0, 1, 3);
-    poly.add_face(1, 2, 3);
-    poly.add_face(2, 0, 3);
-    poly.add_face(1, 0, 4);
-    poly.add_face(2, 1, 4);
-    poly.add_face(0, 2, 4);
-    return poly.link_all();
+    // Close the triangle with the taller apex. The origin lies in the triangle, so it lies on a
+    // face of this tetrahedron: a start polytope that is convex and contains it, which EPA needs
+    // (a bipyramid over the triangle is not convex unless its apex axis pierces the triangle).
+    s.push_back(height_up >= height_down ? up : down);
   }
   // Tetrahedron: orient so that every face normal points away from the centroid.
   for (int i = 0; i < 4; ++i) poly.vertices.push_back(s.points[static_cast<size_t>(i)]);
@@ -288,15 +302,16 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
 
 /// Walks from `face` (entered across its edge `edge`) marking faces visible from w dead and
 /// collecting the horizon: the live faces' edges bordering the dead region.
-inline void silhouette(EpaPolytope& poly, int face, int edge, const Vec3& w, std::vector<std::pair<int, int>>& horizon) {
+inline void silhouette(EpaPolytope& poly, int face, int edge, const Vec3& w, double margin,
+                       std::vector<std::pair<int, int>>& horizon) {
   EpaFace& f = poly.faces[static_cast<size_t>(face)];
   if (!f.alive) return;
-  if (f.normal.dot(w) - f.distance > 0.0) {
+  if (f.normal.dot(w) - f.distance > margin) {
     f.alive = false;
     const int e1 = (edge + 1) % 3, e2 = (edge + 2) % 3;
-    silhouette(poly, f.neighbour[static_cast<size_t>(e1)], f.neighbour_edge[static_cast<size_t>(e1)], w, horizon);
+    silhouette(poly, f.neighbour[static_cast<size_t>(e1)], f.neighbour_edge[static_cast<size_t>(e1)], w, margin, horizon);
     silhouette(poly, poly.faces[static_cast<size_t>(face)].neighbour[static_cast<size_t>(e2)],
-               poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(e2)], w, horizon);
+               poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(e2)], w, margin, horizon);
   } else {
     horizon.emplace_back(face, edge);
   }
@@ -316,8 +331,18 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   }
 
   std::vector<std::pair<int, int>> horizon;
+  // A face counts as seen from the new vertex only if the vertex is clearly beyond its plane:
+  // faces that are coplanar up to rounding (A-B of boxes and symmetric hulls has many) stay,
+  // which keeps the polytope convex instead of carving zero-area faces into it.
+  const double visibility_margin = touch_tolerance(scale);
   int best = -1;
   int iteration = 0;
+  // Every support value h(n) bounds the depth from above, and B translated by h(n) n no longer
+  // overlaps A: the best one is the answer when the face bound has not met it (curved cores, or
+  // a stop on the iteration cap), so the caller still gets a valid translation and its bracket.
+  double best_upper = std::numeric_limits<double>::infinity();
+  Vec3 upper_normal = Vec3::UnitX();
+  SupportPoint upper_support;
   out.status = Status::MaxIterations;
   for (; iteration < options.max_epa_iterations; ++iteration) {
     best = poly.closest_alive_face();
@@ -328,6 +353,11 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     const EpaFace closest = poly.faces[static_cast<size_t>(best)];
     const SupportPoint w = md.support(closest.normal);
     const double support_distance = closest.normal.dot(w.w);
+    if (support_distance < best_upper) {
+      best_upper = support_distance;
+      upper_normal = closest.normal;
+      upper_support = w;
+    }
     // Converged: the support plane along the face normal is within tolerance of the face
     // (the depth lies between the face's distance and any support value).
     if (support_distance - closest.distance <= tolerance) {
@@ -340,8 +370,10 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
         if (p.index_a == w.index_a && p.index_b == w.index_b) repeated = true;
       }
     }
-    if (repeated) {  // seed 000 Alg. 3: the support is already a vertex -> this face is final
-      out.status = Status::Converged;
+    if (repeated) {
+      // Seed 000 Alg. 3 stops here. On a convex polytope a repeated vertex cannot lie beyond a
+      // face by more than rounding, so this only happens on rounding-level slivers.
+      out.status = Status::Degenerate;
       break;
     }
     // Expand (Fig. 12): remove the faces visible from w, cone the horizon to w.
@@ -350,7 +382,8 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     horizon.clear();
     poly.faces[static_cast<size_t>(best)].alive = false;
     for (int e = 0; e < 3; ++e) {
-      silhouette(poly, closest.neighbour[static_cast<size_t>(e)], closest.neighbour_edge[static_cast<size_t>(e)], w.w, horizon);
+      silhouette(poly, closest.neighbour[static_cast<size_t>(e)], closest.neighbour_edge[static_cast<size_t>(e)], w.w,
+                 visibility_margin, horizon);
     }
     const size_t first_new = poly.faces.size();
     for (const auto& [face, edge] : horizon) {
@@ -384,18 +417,41 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     }
   }
   out.iterations = iteration;
-  if (out.status != Status::Converged) {  // the last chosen face was expanded: take the best left
-    best = poly.closest_alive_face();
-  }
+  if (out.status != Status::Converged) best = poly.closest_alive_face();  // last one was expanded
   if (best < 0) return out;
   const EpaFace& f = poly.faces[static_cast<size_t>(best)];
+  out.lower_bound = std::max(f.distance, 0.0);
+  out.upper_bound = std::max(best_upper, out.lower_bound);
+  if (out.status != Status::Converged) {
+    if (out.upper_bound - out.lower_bound <= tolerance) out.status = Status::Converged;
+    out.normal = upper_normal;
+    out.depth = out.upper_bound;
+    out.point_on_a = upper_support.a;
+    out.point_on_b = upper_support.a - out.depth * upper_normal;
+    return out;
+  }
   out.normal = f.normal;
-  out.depth = std::max(f.distance, 0.0);
+  out.depth = out.lower_bound;
   // Witness points from the face holding the origin's projection (a coplanar neighbour of f
   // when the nearest facet of the difference is not a triangle).
   const Vec3 projection = f.distance * f.normal;
   const EpaFace& holder =
       poly.faces[static_cast<size_t>(face_holding(poly, best, projection, tolerance))];
+  const std::array<double, 3> raw = raw_barycentric(poly, holder, projection);
+  if (std::min({raw[0], raw[1], raw[2]}) < -1e-9) {
+    // The polytope covers only part of the facet of A-B it converged on, and the projection
+    // lies outside it. Depth and normal are final; for witness points, move B just past
+    // contact along the normal and take GJK's closest points there (exact on a facet).
+    const double gap = 1e-6 * scale;
+    MD separated = md;
+    separated.translation += (out.depth + gap) * f.normal;
+    const GjkOutcome g = run_gjk(separated, options, GjkMode::Distance);
+    if (!g.overlap) {
+      out.point_on_a = g.simplex.point_on_a();
+      out.point_on_b = g.simplex.point_on_b() - (out.depth + gap) * f.normal;
+      return out;
+    }
+  }
   const std::array<double, 3> l = face_barycentric(poly, holder, projection);
   out.point_on_a.setZero();
   out.point_on_b.setZero();

@@ -112,6 +112,7 @@ PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double rad
     on_b = g.simplex.point_on_b() - radius_b * normal;
     r.iterations = g.iterations;
     r.status = g.status;
+    r.lower_bound = r.upper_bound = depth;
   } else {
     const detail::EpaOutcome e = detail::run_epa(md, g.simplex, options, g.scale);
     normal = e.normal;
@@ -120,6 +121,8 @@ PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double rad
     on_b = e.point_on_b - radius_b * normal;
     r.iterations = g.iterations + e.iterations;
     r.status = g.status != Status::Converged ? g.status : e.status;
+    r.lower_bound = e.lower_bound + radii;
+    r.upper_bound = e.upper_bound + radii;
   }
   r.depth = depth;
   r.normal = pose_a.linear() * normal;
@@ -141,11 +144,13 @@ CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, cons
     const double radii = radius_a + radius_b;
     // Rounded shapes collide when the cores come within the radii: a threshold query on the
     // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
-    const GjkOutcome g = radii > 0.0 ? detail::run_gjk(md, options, GjkMode::Threshold, radii)
+    // Touching counts: contact within the touching tolerance of the cores' size is collision.
+    const double contact = radii + detail::touch_tolerance(md.scale());
+    const GjkOutcome g = radii > 0.0 ? detail::run_gjk(md, options, GjkMode::Threshold, contact)
                                      : detail::run_gjk(md, options, GjkMode::Boolean);
     r.iterations = g.iterations;
     r.status = g.status;
-    r.collision = g.overlap || (radii > 0.0 ? g.lower < radii : g.lower <= 0.0);
+    r.collision = g.overlap || (radii > 0.0 ? g.lower < contact : g.lower <= 0.0);
     if (!r.collision && g.upper > 0.0) r.separating_direction = pose_a.linear() * (-g.v / g.upper);
     return r;
   });

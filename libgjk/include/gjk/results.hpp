@@ -32,7 +32,7 @@ const char* to_string(Feature feature);
 struct QueryOptions {
   SimplexSolver solver = SimplexSolver::SignedVolumes;
   int max_iterations = 128;       ///< GJK iterations; the polytope case needs far fewer
-  int max_epa_iterations = 255;   ///< EPA expansions (each adds one vertex)
+  int max_epa_iterations = 512;   ///< EPA expansions (each adds one vertex)
   /// Relative duality-gap tolerance: GJK stops once upper - lower <= tolerance * scale, where
   /// scale is the size of the Minkowski difference. Polytopes usually stop earlier on a
   /// repeated support vertex (seed 002 section 2), which is exact.
@@ -81,6 +81,11 @@ struct PenetrationResult {
   Vec3 normal = Vec3::Zero();
   Vec3 point_on_a = Vec3::Zero();  ///< A's point deepest inside B (world frame)
   Vec3 point_on_b = Vec3::Zero();  ///< B's point deepest inside A (world frame)
+  /// Certified bracket on the depth. EPA's polytope lies inside A-B, so its nearest face is a
+  /// lower bound; every support value is an upper bound. They meet on convergence; on curved
+  /// cores or at the iteration cap `depth` is the upper bound, whose translation does separate.
+  double lower_bound = 0.0;
+  double upper_bound = 0.0;
   int iterations = 0;
   Status status = Status::Converged;
 };
