@@ -187,6 +187,7 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
   Vec3 center = Vec3::Zero();
   for (const Vec3& v : hull.vertices_) center += v;
   hull.center_ = center / static_cast<double>(hull.vertices_.size());
+  hull.compute_bounding_radius();
   return hull;
 }
 
@@ -207,7 +208,13 @@ ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
   hull.center_ = center / static_cast<double>(vertices.size());
   hull.vertices_ = std::move(vertices);
   hull.adjacency_offsets_.assign(hull.vertices_.size() + 1, 0);
+  hull.compute_bounding_radius();
   return hull;
+}
+
+void ConvexPolytope::compute_bounding_radius() {
+  bounding_radius_ = 0.0;
+  for (const Vec3& v : vertices_) bounding_radius_ = std::max(bounding_radius_, (v - center_).norm());
 }
 
 int ConvexPolytope::support_index(const Vec3& direction) const {

@@ -6,6 +6,7 @@
 // bodies sit far from the world origin, which keeps the arithmetic exact-ish at 1e6 offsets.
 #pragma once
 
+#include "gjk/results.hpp"
 #include "gjk/shapes.hpp"
 #include "gjk/simplex.hpp"
 
@@ -22,12 +23,19 @@ inline double touch_tolerance(double scale) { return 64.0 * DBL_EPSILON * scale;
 // center() an interior point, bound() the radius of a ball around center() holding the core,
 // and `curved` when its support is not a finite vertex set.
 
+// feature(d, index): the feature of the core that supports direction d (unit, body frame), given
+// the supporting vertex `index` found by support(): the set of core points maximising <x, d>.
+// Ties count within kFeatureAngle (radians): a face is reported when d is within that angle of
+// its normal.
+constexpr double kFeatureAngle = 1e-9;
+
 struct PointCore {
   static constexpr bool curved = false;
   int support(const Vec3&, Vec3& p) const {
     p.setZero();
     return 0;
   }
+  Feature feature(const Vec3&, int) const { return Feature::Vertex; }
   Vec3 center() const { return Vec3::Zero(); }
   double bound() const { return 0.0; }
 };
@@ -42,6 +50,9 @@ struct SegmentCore {  // (0,0,+-h)
   }
   Vec3 center() const { return Vec3::Zero(); }
   double bound() const { return half_length; }
+  Feature feature(const Vec3& d, int) const {
+    return std::abs(d.z()) <= kFeatureAngle ? Feature::Edge : Feature::Vertex;
+  }
 };
 
 struct BoxCore {
@@ -58,6 +69,11 @@ struct BoxCore {
   }
   Vec3 center() const { return Vec3::Zero(); }
   double bound() const { return half_extents.norm(); }
+  Feature feature(const Vec3& d, int) const {
+    int flat = 0;  // axes along which d has no component: the supporting set spans them
+    for (int k = 0; k < 3; ++k) flat += std::abs(d[k]) <= kFeatureAngle ? 1 : 0;
+    return flat >= 2 ? Feature::Face : flat == 1 ? Feature::Edge : Feature::Vertex;
+  }
 };
 
 struct CylinderCore {
@@ -76,22 +92,39 @@ struct CylinderCore {
   }
   Vec3 center() const { return Vec3::Zero(); }
   double bound() const { return std::hypot(radius, half_length); }
+  Feature feature(const Vec3& d, int) const {
+    return std::hypot(d.x(), d.y()) <= kFeatureAngle ? Feature::Face : Feature::Curved;
+  }
 };
 
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
-  double bound_radius;
-  explicit PolytopeCore(const ConvexPolytope& p) : polytope(&p), bound_radius(0.0) {
-    for (const Vec3& v : p.vertices()) bound_radius = std::max(bound_radius, (v - p.center()).norm());
-  }
+  explicit PolytopeCore(const ConvexPolytope& p) : polytope(&p) {}
   int support(const Vec3& d, Vec3& p) const {
     const int i = polytope->support_index(d);
     p = polytope->vertices()[static_cast<size_t>(i)];
     return i;
   }
   Vec3 center() const { return polytope->center(); }
-  double bound() const { return bound_radius; }
+  double bound() const { return polytope->bounding_radius(); }
+  /// Neighbours of the supporting vertex that tie with it: none, a vertex; one, an edge (hull
+  /// vertices are extreme points, so an edge holds no third one); two or more, a face.
+  Feature feature(const Vec3& d, int index) const {
+    const auto& v = polytope->vertices();
+    const auto& offsets = polytope->adjacency_offsets();
+    const double top = v[static_cast<size_t>(index)].dot(d);
+    const double slack = kFeatureAngle * std::max(bound(), DBL_MIN);
+    int ties = 0;
+    if (offsets.back() == 0) {  // no adjacency (from_hull_vertices): scan
+      for (size_t i = 0; i < v.size(); ++i) ties += (static_cast<int>(i) != index && v[i].dot(d) >= top - slack) ? 1 : 0;
+    } else {
+      for (std::uint32_t k = offsets[static_cast<size_t>(index)]; k < offsets[static_cast<size_t>(index) + 1]; ++k) {
+        ties += v[polytope->adjacency()[k]].dot(d) >= top - slack ? 1 : 0;
+      }
+    }
+    return ties >= 2 ? Feature::Face : ties == 1 ? Feature::Edge : Feature::Vertex;
+  }
 };
 
 /// A - B with B placed in A's frame by x_A = rotation * x_B + translation.

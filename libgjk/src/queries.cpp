@@ -74,21 +74,19 @@ decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, con
   });
 }
 
-/// Feature of one body at its witness point: how many distinct points of that body the final
-/// simplex holds (1 vertex, 2 edge, 3 face); vertices and edges of a rounded or curved core
-/// are curved surface points.
-Feature feature_of(const Simplex& s, bool body_a, bool curved_core, double radius, double tolerance) {
-  Vec3 distinct[4];
-  int count = 0;
-  for (int i = 0; i < s.size; ++i) {
-    const Vec3& p = body_a ? s.points[static_cast<size_t>(i)].a : s.points[static_cast<size_t>(i)].b;
-    bool seen = false;
-    for (int j = 0; j < count; ++j) seen = seen || (p - distinct[j]).norm() <= tolerance;
-    if (!seen) distinct[count++] = p;
-  }
-  if (count >= 3) return Feature::Face;
-  if (curved_core || radius > 0.0) return Feature::Curved;
-  return count == 2 ? Feature::Edge : Feature::Vertex;
+/// Feature of each body at the witness points: the feature supporting the separating plane
+/// (A's along the normal, B's against it), from the supporting vertex in the final simplex.
+/// On a rounded body vertices and edges become curved surface patches; faces stay flat.
+template <class MD>
+void set_features(const MD& md, const GjkOutcome& g, double radius_a, double radius_b, DistanceResult& r) {
+  const Vec3 n = -g.v / g.upper;  // A's frame, from A towards B
+  const Feature core_a = md.a.feature(n, g.simplex.points[0].index_a);
+  const Feature core_b = md.b.feature(md.rotation.transpose() * (-n), g.simplex.points[0].index_b);
+  auto rounded = [](Feature f, double radius) {
+    return radius > 0.0 && (f == Feature::Vertex || f == Feature::Edge) ? Feature::Curved : f;
+  };
+  r.feature_on_a = rounded(core_a, radius_a);
+  r.feature_on_b = rounded(core_b, radius_b);
 }
 
 bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
@@ -171,9 +169,7 @@ DistanceResult distance(const Shape& a, const Pose& pose_a, const Shape& b, cons
     r.status = g.status;
     r.simplex_size = g.simplex.size;
     Vec3 on_a = g.simplex.point_on_a(), on_b = g.simplex.point_on_b();
-    const double tol = 16 * g.touch_distance;
-    r.feature_on_a = feature_of(g.simplex, true, std::decay_t<decltype(md.a)>::curved, radius_a, tol);
-    r.feature_on_b = feature_of(g.simplex, false, std::decay_t<decltype(md.b)>::curved, radius_b, tol);
+    if (!g.overlap) set_features(md, g, radius_a, radius_b, r);
     if (g.overlap || g.upper <= radii) {
       r.collision = true;
       r.distance = 0.0;

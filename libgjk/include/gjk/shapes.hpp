@@ -68,16 +68,21 @@ class ConvexPolytope {
   const Vec3& center() const { return center_; }
   /// Affine dimension of the point set: 0 point, 1 segment, 2 polygon, 3 solid.
   int dimension() const { return dimension_; }
+  /// Largest distance from center() to a vertex (computed once, at construction).
+  double bounding_radius() const { return bounding_radius_; }
 
   /// Index of a vertex maximising <v, direction> (seed 000 eq. 7), by a linear scan.
   int support_index(const Vec3& direction) const;
 
  private:
+  void compute_bounding_radius();
+
   std::vector<Vec3> vertices_;
   std::vector<std::uint32_t> adjacency_;
   std::vector<std::uint32_t> adjacency_offsets_;
   std::vector<std::array<std::uint32_t, 3>> triangles_;
   Vec3 center_ = Vec3::Zero();
+  double bounding_radius_ = 0.0;
   int dimension_ = 0;
 };
 
