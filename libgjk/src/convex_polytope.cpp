@@ -231,6 +231,28 @@ int ConvexPolytope::support_index(const Vec3& direction) const {
   return best;
 }
 
+int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) const {
+  const int n = static_cast<int>(vertices_.size());
+  if (adjacency_.empty()) return support_index(direction);
+  int current = hint >= 0 && hint < n ? hint : 0;
+  double best = vertices_[static_cast<size_t>(current)].dot(direction);
+  // Steepest ascent; each step strictly increases <v, d>, so at most n steps.
+  for (int step = 0; step < n; ++step) {
+    int next = current;
+    for (std::uint32_t k = adjacency_offsets_[static_cast<size_t>(current)];
+         k < adjacency_offsets_[static_cast<size_t>(current) + 1]; ++k) {
+      const double value = vertices_[adjacency_[k]].dot(direction);
+      if (value > best) {
+        best = value;
+        next = static_cast<int>(adjacency_[k]);
+      }
+    }
+    if (next == current) break;
+    current = next;
+  }
+  return current;
+}
+
 void validate(const Shape& shape) {
   auto check = [](double value, const char* what) {
     if (!std::isfinite(value) || value < 0.0) {

@@ -53,21 +53,64 @@ inline bool repeats_a_vertex(const Simplex& s, const SupportPoint& w) {
   return false;
 }
 
+/// Rebuilds the cached simplex of a tracked pair at the pair's new poses (seed 004 section 4:
+/// the same vertex pairs, moved). Returns false, leaving `s` empty, when the cache is empty or
+/// does not fit these shapes.
 template <class MD>
-GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0) {
+bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
+  s.size = 0;
+  if (cache.size < 1 || cache.size > 4) return false;
+  for (int i = 0; i < cache.size; ++i) {
+    SupportPoint p;
+    if (!md.vertex_pair(cache.index_a[static_cast<size_t>(i)], cache.index_b[static_cast<size_t>(i)], p)) {
+      s.size = 0;
+      return false;
+    }
+    s.push_back(p);
+  }
+  return true;
+}
+
+/// Stores the final simplex and support hints for the next query of the pair.
+inline void remember(const GjkOutcome& g, WarmStart& cache, int hint_a, int hint_b) {
+  cache.size = g.simplex.size;
+  for (int i = 0; i < g.simplex.size; ++i) {
+    cache.index_a[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_a;
+    cache.index_b[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_b;
+  }
+  cache.direction = g.v;
+  cache.hint_a = hint_a;
+  cache.hint_b = hint_b;
+}
+
+template <class MD>
+GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0,
+                   const WarmStart* warm = nullptr) {
   GjkOutcome out;
   out.scale = std::max(md.scale(), DBL_MIN);
   out.touch_distance = touch_tolerance(out.scale);
   const double touch = out.touch_distance;
   Simplex& s = out.simplex;
 
-  // Seed 002 section 3.1(b): start from the support towards the origin from the difference of
-  // the centres, where the closest points usually are.
-  Vec3 start = md.center();
-  if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
-  s.push_back(md.support(-start));
-  s.lambda[0] = 1.0;
-  Vec3 v = s.points[0].w;
+  Vec3 v;
+  if (warm != nullptr && warm_simplex(md, *warm, s)) {
+    // Tracking: the last simplex, moved with the bodies, is usually within a step of the new
+    // answer. Any set of A-B vertices is a valid start; reduce it like any other simplex.
+    if (solve_simplex(options.solver, s, v)) {
+      out.overlap = true;  // slid into overlap: the enclosing tetrahedron goes to EPA as is
+      out.iterations = 1;
+      return out;
+    }
+  } else {
+    // Seed 002 section 3.1(b): start from the support towards the origin from the difference of
+    // the centres, where the closest points usually are; a tracked curved pair starts from its
+    // last closest direction.
+    Vec3 start = warm != nullptr && warm->direction.squaredNorm() > touch * touch ? warm->direction : md.center();
+    if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
+    s.push_back(md.support(-start));
+    s.lambda[0] = 1.0;
+    v = s.points[0].w;
+  }
   double v_norm = v.norm();
   out.upper = v_norm;
 

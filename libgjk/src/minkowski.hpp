@@ -36,6 +36,10 @@ struct PointCore {
     return 0;
   }
   Feature feature(const Vec3&, int) const { return Feature::Vertex; }
+  bool vertex(int index, Vec3& p) const {
+    p.setZero();
+    return index == 0;
+  }
   Vec3 center() const { return Vec3::Zero(); }
   double bound() const { return 0.0; }
 };
@@ -52,6 +56,10 @@ struct SegmentCore {  // (0,0,+-h)
   double bound() const { return half_length; }
   Feature feature(const Vec3& d, int) const {
     return std::abs(d.z()) <= kFeatureAngle ? Feature::Edge : Feature::Vertex;
+  }
+  bool vertex(int index, Vec3& p) const {
+    p = Vec3(0.0, 0.0, index == 1 ? half_length : -half_length);
+    return index == 0 || index == 1;
   }
 };
 
@@ -74,6 +82,10 @@ struct BoxCore {
     for (int k = 0; k < 3; ++k) flat += std::abs(d[k]) <= kFeatureAngle ? 1 : 0;
     return flat >= 2 ? Feature::Face : flat == 1 ? Feature::Edge : Feature::Vertex;
   }
+  bool vertex(int index, Vec3& p) const {
+    for (int k = 0; k < 3; ++k) p[k] = (index >> k) & 1 ? half_extents[k] : -half_extents[k];
+    return index >= 0 && index < 8;
+  }
 };
 
 struct CylinderCore {
@@ -95,16 +107,29 @@ struct CylinderCore {
   Feature feature(const Vec3& d, int) const {
     return std::hypot(d.x(), d.y()) <= kFeatureAngle ? Feature::Face : Feature::Curved;
   }
+  bool vertex(int, Vec3&) const { return false; }  // no vertices: warm start uses a direction
 };
 
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
-  explicit PolytopeCore(const ConvexPolytope& p) : polytope(&p) {}
+  bool climb;        // hill climbing (seed 004 section 3.2) instead of the scan
+  mutable int hint;  // last support vertex: where the next climb starts (per query, not shared)
+  PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = 0)
+      : polytope(&p),
+        climb(method == SupportMethod::HillClimbing ||
+              (method == SupportMethod::Auto && static_cast<int>(p.vertices().size()) >= kHillClimbingMinVertices)),
+        hint(start) {}
   int support(const Vec3& d, Vec3& p) const {
-    const int i = polytope->support_index(d);
+    const int i = climb ? polytope->support_index_climbing(d, hint) : polytope->support_index(d);
+    hint = i;
     p = polytope->vertices()[static_cast<size_t>(i)];
     return i;
+  }
+  bool vertex(int index, Vec3& p) const {
+    if (index < 0 || index >= static_cast<int>(polytope->vertices().size())) return false;
+    p = polytope->vertices()[static_cast<size_t>(index)];
+    return true;
   }
   Vec3 center() const { return polytope->center(); }
   double bound() const { return polytope->bounding_radius(); }
@@ -146,6 +171,17 @@ struct MinkowskiDifference {
     s.b = rotation * b_local + translation;
     s.w = s.a - s.b;
     return s;
+  }
+  /// The vertex of A - B made of A's vertex ia and B's vertex ib; false if either index does not
+  /// name a vertex (a warm-start cache from another pair, or a curved core).
+  bool vertex_pair(int ia, int ib, SupportPoint& s) const {
+    Vec3 b_local;
+    if (!a.vertex(ia, s.a) || !b.vertex(ib, b_local)) return false;
+    s.b = rotation * b_local + translation;
+    s.w = s.a - s.b;
+    s.index_a = ia;
+    s.index_b = ib;
+    return true;
   }
   Vec3 center() const { return a.center() - (rotation * b.center() + translation); }
   /// Size of A - B around its centre: the scale of absolute tolerances.

@@ -31,7 +31,7 @@ bool shape_is_valid(const Shape& shape) {
 
 /// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
 template <class F>
-decltype(auto) with_core(const Shape& shape, F&& f) {
+decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f) {
   return std::visit(
       [&](const auto& g) -> decltype(auto) {
         using G = std::decay_t<decltype(g)>;
@@ -44,7 +44,7 @@ decltype(auto) with_core(const Shape& shape, F&& f) {
         } else if constexpr (std::is_same_v<G, Cylinder>) {
           return f(detail::CylinderCore{g.radius, g.half_length}, shape.inflation);
         } else {
-          return f(detail::PolytopeCore(g), shape.inflation);
+          return f(detail::PolytopeCore(g, method, hint), shape.inflation);
         }
       },
       shape.geometry);
@@ -63,10 +63,12 @@ PairFrame relative_frame(const Pose& pose_a, const Pose& pose_b) {
 }
 
 template <class F>
-decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b, F&& f) {
+decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                         const QueryOptions& options, const WarmStart* cache, F&& f) {
   const PairFrame frame = relative_frame(pose_a, pose_b);
-  return with_core(a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
-    return with_core(b, [&](const auto& core_b, double radius_b) -> decltype(auto) {
+  const int hint_a = cache != nullptr ? cache->hint_a : 0, hint_b = cache != nullptr ? cache->hint_b : 0;
+  return with_core(a, options.support, hint_a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
+    return with_core(b, options.support, hint_b, [&](const auto& core_b, double radius_b) -> decltype(auto) {
       using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>, std::decay_t<decltype(core_b)>>;
       const MD md{core_a, core_b, frame.rotation, frame.translation};
       return f(md, radius_a, radius_b);
@@ -87,6 +89,19 @@ void set_features(const MD& md, const GjkOutcome& g, double radius_a, double rad
   };
   r.feature_on_a = rounded(core_a, radius_a);
   r.feature_on_b = rounded(core_b, radius_b);
+}
+
+/// run_gjk with the pair's warm-start cache read before and updated after.
+template <class MD>
+GjkOutcome gjk_tracked(const MD& md, const QueryOptions& options, GjkMode mode, double threshold,
+                       WarmStart* cache) {
+  const GjkOutcome g = detail::run_gjk(md, options, mode, threshold, cache);
+  if (cache != nullptr) {
+    const int hint_a = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_a, 0) : 0;
+    const int hint_b = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_b, 0) : 0;
+    detail::remember(g, *cache, hint_a, hint_b);
+  }
+  return g;
 }
 
 bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
@@ -131,21 +146,21 @@ PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double rad
 
 }  // namespace
 
-CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                        const QueryOptions& options) {
+static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+    const QueryOptions& options, WarmStart* cache) {
   CollisionResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
     const double radii = radius_a + radius_b;
     // Rounded shapes collide when the cores come within the radii: a threshold query on the
     // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
     // Touching counts: contact within the touching tolerance of the cores' size is collision.
     const double contact = radii + detail::touch_tolerance(md.scale());
-    const GjkOutcome g = radii > 0.0 ? detail::run_gjk(md, options, GjkMode::Threshold, contact)
-                                     : detail::run_gjk(md, options, GjkMode::Boolean);
+    const GjkOutcome g = radii > 0.0 ? gjk_tracked(md, options, GjkMode::Threshold, contact, cache)
+                                     : gjk_tracked(md, options, GjkMode::Boolean, 0.0, cache);
     r.iterations = g.iterations;
     r.status = g.status;
     r.collision = g.overlap || (radii > 0.0 ? g.lower < contact : g.lower <= 0.0);
@@ -154,17 +169,17 @@ CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, cons
   });
 }
 
-DistanceResult distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                        const QueryOptions& options) {
+static DistanceResult distance_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+    const QueryOptions& options, WarmStart* cache) {
   DistanceResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     r.upper_bound = r.lower_bound = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
     const double radii = radius_a + radius_b;
-    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
     r.iterations = g.iterations;
     r.status = g.status;
     r.simplex_size = g.simplex.size;
@@ -195,15 +210,15 @@ DistanceResult distance(const Shape& a, const Pose& pose_a, const Shape& b, cons
   });
 }
 
-PenetrationResult penetration(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                              const QueryOptions& options) {
+static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+    const QueryOptions& options, WarmStart* cache) {
   PenetrationResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
-    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
     if (!g.overlap && g.upper > radius_a + radius_b) {
       r.iterations = g.iterations;
       r.status = g.status;
@@ -213,17 +228,17 @@ PenetrationResult penetration(const Shape& a, const Pose& pose_a, const Shape& b
   });
 }
 
-SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                                     const QueryOptions& options) {
+static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+    const QueryOptions& options, WarmStart* cache) {
   SignedDistanceResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     r.signed_distance = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
     const double radii = radius_a + radius_b;
-    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Distance);
+    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
     if (!g.overlap && g.upper > radii) {
       const Vec3 n = -g.v / g.upper;
       r.signed_distance = g.upper - radii;
@@ -245,16 +260,16 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const S
   });
 }
 
-ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                            double threshold, const QueryOptions& options) {
+static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+    double threshold, const QueryOptions& options, WarmStart* cache) {
   ThresholdResult r;
   if (!inputs_valid(a, pose_a, b, pose_b) || std::isnan(threshold)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, [&](const auto& md, double radius_a, double radius_b) {
+  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
     const double radii = radius_a + radius_b;
-    const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Threshold, threshold + radii);
+    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Threshold, threshold + radii, cache);
     r.iterations = g.iterations;
     r.status = g.status;
     r.lower_bound = std::max(0.0, g.lower - radii);
@@ -262,6 +277,46 @@ ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, 
     r.closer = g.overlap || g.upper - radii < threshold;
     return r;
   });
+}
+
+// Public entry points: cold, or warm with the pair's cache.
+CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o) {
+  return collide_impl(a, pa, b, pb, o, nullptr);
+}
+CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o,
+                        WarmStart& cache) {
+  return collide_impl(a, pa, b, pb, o, &cache);
+}
+DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o) {
+  return distance_impl(a, pa, b, pb, o, nullptr);
+}
+DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o,
+                        WarmStart& cache) {
+  return distance_impl(a, pa, b, pb, o, &cache);
+}
+PenetrationResult penetration(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                              const QueryOptions& o) {
+  return penetration_impl(a, pa, b, pb, o, nullptr);
+}
+PenetrationResult penetration(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                              const QueryOptions& o, WarmStart& cache) {
+  return penetration_impl(a, pa, b, pb, o, &cache);
+}
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                                     const QueryOptions& o) {
+  return signed_distance_impl(a, pa, b, pb, o, nullptr);
+}
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                                     const QueryOptions& o, WarmStart& cache) {
+  return signed_distance_impl(a, pa, b, pb, o, &cache);
+}
+ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double threshold,
+                            const QueryOptions& o) {
+  return closer_than_impl(a, pa, b, pb, threshold, o, nullptr);
+}
+ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double threshold,
+                            const QueryOptions& o, WarmStart& cache) {
+  return closer_than_impl(a, pa, b, pb, threshold, o, &cache);
 }
 
 }  // namespace gjk

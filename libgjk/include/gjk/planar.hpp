@@ -42,11 +42,7 @@ class ConvexPolygon {
   Vec2 center_ = Vec2::Zero();
 };
 
-enum class SupportMethod {
-  BruteForce,
-  HillClimbing,
-  Auto,  ///< hill climbing from `kHillClimbingMinVertices` vertices up (measured crossover)
-};
+using gjk::SupportMethod;
 
 /// Smallest polygon for which SupportMethod::Auto climbs instead of scanning.
 constexpr int kHillClimbingMinVertices = 16;

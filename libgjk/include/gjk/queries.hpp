@@ -36,4 +36,20 @@ ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b,
                             const Pose& pose_b, double threshold,
                             const QueryOptions& options = {});
 
+/// Warm-started versions for a tracked pair: the same answers, seeded from `cache` (the last
+/// simplex and support hints of this pair, seed 004 sections 3-4), which is updated for the next
+/// call. Start with a default-constructed cache; reset() it when the pair changes shapes.
+CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                        const QueryOptions& options, WarmStart& cache);
+DistanceResult distance(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                        const QueryOptions& options, WarmStart& cache);
+PenetrationResult penetration(const Shape& a, const Pose& pose_a, const Shape& b,
+                              const Pose& pose_b, const QueryOptions& options, WarmStart& cache);
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b,
+                                     const Pose& pose_b, const QueryOptions& options,
+                                     WarmStart& cache);
+ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b,
+                            const Pose& pose_b, double threshold, const QueryOptions& options,
+                            WarmStart& cache);
+
 }  // namespace gjk

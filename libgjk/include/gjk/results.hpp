@@ -3,6 +3,7 @@
 
 #include "gjk/shapes.hpp"
 
+#include <array>
 #include <limits>
 
 namespace gjk {
@@ -22,6 +23,17 @@ enum class SimplexSolver {
   RefineSet,      ///< geometric refine_set / nu_compute (seed 002 section 3)
 };
 
+/// How a convex polytope's support vertex is found.
+enum class SupportMethod {
+  BruteForce,    ///< scan every vertex (seed 000 eq. 7)
+  HillClimbing,  ///< walk the hull's vertex adjacency from a hint (seed 004 section 3.2)
+  Auto,          ///< hill climbing from kHillClimbingMinVertices vertices up
+};
+
+/// Hull size from which SupportMethod::Auto climbs instead of scanning (measured crossover,
+/// docs/benchmarks.md).
+constexpr int kHillClimbingMinVertices = 32;
+
 /// Feature of a body on which its witness point lies (seed 002 section 3).
 enum class Feature { Unknown, Vertex, Edge, Face, Curved };
 
@@ -31,6 +43,7 @@ const char* to_string(Feature feature);
 
 struct QueryOptions {
   SimplexSolver solver = SimplexSolver::SignedVolumes;
+  SupportMethod support = SupportMethod::Auto;
   int max_iterations = 128;       ///< GJK iterations; the polytope case needs far fewer
   int max_epa_iterations = 512;   ///< EPA expansions (each adds one vertex)
   /// Relative duality-gap tolerance: GJK stops once upper - lower <= tolerance * scale, where
@@ -38,6 +51,21 @@ struct QueryOptions {
   /// repeated support vertex (seed 002 section 2), which is exact.
   double tolerance = 1e-12;
   double epa_tolerance = 1e-10;  ///< relative, for EPA on curved (cylinder) cores
+};
+
+/// Caller-owned warm-start cache for one tracked pair (seed 004 sections 3-4, seed 002 4.3):
+/// the last simplex as support-vertex indices of each body and the hill-climbing hints. Pass the
+/// same cache to every query of the pair as it moves; answers equal a cold query's within the
+/// tolerances, only faster. A cache holding indices that do not fit the shapes (another pair's)
+/// is ignored, never trusted. Not thread-safe: one cache per pair per thread.
+struct WarmStart {
+  int size = 0;  ///< vertices of the cached simplex; 0 = cold
+  std::array<int, 4> index_a{};
+  std::array<int, 4> index_b{};
+  Vec3 direction = Vec3::Zero();  ///< last closest point of A-B (A's frame): curved cores' start
+  int hint_a = 0;                 ///< hill-climbing start on A
+  int hint_b = 0;                 ///< hill-climbing start on B
+  void reset() { *this = WarmStart{}; }
 };
 
 /// Boolean collision (seed 000 Alg. 2, seed 001 Alg. 6).

@@ -73,6 +73,10 @@ class ConvexPolytope {
 
   /// Index of a vertex maximising <v, direction> (seed 000 eq. 7), by a linear scan.
   int support_index(const Vec3& direction) const;
+  /// The same by hill climbing (seed 004 section 3.2; seed 002 sections 4.1-4.2): from `hint`,
+  /// move to the neighbour with the largest <v, direction> until none improves. On a convex
+  /// hull's edge graph a local maximum is global. Falls back to the scan without adjacency.
+  int support_index_climbing(const Vec3& direction, int hint) const;
 
  private:
   void compute_bounding_radius();

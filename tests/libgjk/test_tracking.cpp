@@ -1,0 +1,125 @@
+// Hill-climbing support and warm start (seed 004 sections 3.2-4, seed 002 sections 4.1-4.3):
+// the same answers as the brute-force, cold queries on every step of tracked sequences.
+#include <gtest/gtest.h>
+
+#include "datasets.hpp"
+#include "datasets_bench.hpp"
+#include "gjk/queries.hpp"
+
+namespace {
+
+using namespace gjk;
+using gjk::testing::TrackingClass;
+
+TEST(HillClimbing, FindsTheScanSupportFromAnyHint) {
+  gjk::testing::Rng rng(0x41c1);
+  int checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = rng.log_uniform_int(4, 600);
+    const ConvexPolytope hull = ConvexPolytope::from_points(
+        gjk::testing::random_polytope_points(rng, n, gjk::testing::PointDistribution::Mixed));
+    const int vertices = static_cast<int>(hull.vertices().size());
+    for (int q = 0; q < 50; ++q) {
+      const Vec3 d = rng.unit_vector();
+      const int hint = rng.uniform_int(0, vertices - 1);
+      const int climbed = hull.support_index_climbing(d, hint);
+      const int scanned = hull.support_index(d);
+      ASSERT_EQ(hull.vertices()[climbed].dot(d), hull.vertices()[scanned].dot(d))
+          << "hull of " << n << " points, hint " << hint;
+      ++checked;
+    }
+  }
+  // Flat hulls climb along their polygon, segments between their ends.
+  const ConvexPolytope square =
+      ConvexPolytope::from_points({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}});
+  EXPECT_EQ(square.vertices()[square.support_index_climbing(Vec3(1, 1, 0.3), 0)], Vec3(1, 1, 0));
+  EXPECT_GE(checked, 15000);
+}
+
+double distance_tolerance(double scale) {
+  return 1e-9 * scale;
+}
+
+TEST(WarmStart, TrackedSequencesMatchColdQueries) {
+  int steps = 0, warm_overlaps = 0;
+  double max_error = 0.0;
+  for (TrackingClass kind : {TrackingClass::Far, TrackingClass::Near, TrackingClass::Drift}) {
+    for (int n : {10, 40, 150, 500}) {
+      for (int index = 0; index < 12; ++index) {
+        const auto seq = gjk::testing::make_tracking_sequence(
+            0x77ac, static_cast<std::uint64_t>(index), n, kind);
+        const Shape a = ConvexPolytope::from_points(seq.points_a);
+        const Shape b = ConvexPolytope::from_points(seq.points_b);
+        for (SupportMethod method : {SupportMethod::BruteForce, SupportMethod::HillClimbing}) {
+          QueryOptions options;
+          options.support = method;
+          WarmStart distance_cache, signed_cache, closer_cache;
+          for (const Pose& pose_b : seq.poses_b) {
+            SCOPED_TRACE(seq.describe());
+            const DistanceResult cold = distance(a, seq.pose_a, b, pose_b);
+            const DistanceResult warm = distance(a, seq.pose_a, b, pose_b, options, distance_cache);
+            ASSERT_EQ(warm.status, Status::Converged);
+            EXPECT_EQ(warm.collision, cold.collision);
+            EXPECT_NEAR(warm.distance, cold.distance, distance_tolerance(1.0));
+            max_error = std::max(max_error, std::abs(warm.distance - cold.distance));
+            if (!cold.collision) {
+              EXPECT_NEAR((warm.point_on_a - warm.point_on_b).norm(), warm.distance, 1e-9);
+              EXPECT_LE(warm.lower_bound, cold.distance + 1e-12);
+              EXPECT_GE(warm.upper_bound, cold.distance - 1e-12);
+            }
+            const SignedDistanceResult sd_cold = signed_distance(a, seq.pose_a, b, pose_b);
+            const SignedDistanceResult sd_warm =
+                signed_distance(a, seq.pose_a, b, pose_b, options, signed_cache);
+            EXPECT_NEAR(sd_warm.signed_distance, sd_cold.signed_distance, 1e-9);
+            warm_overlaps += sd_cold.signed_distance < 0 ? 1 : 0;
+            const ThresholdResult near =
+                closer_than(a, seq.pose_a, b, pose_b, 0.05, options, closer_cache);
+            if (std::abs(cold.distance - 0.05) > 1e-9) {
+              EXPECT_EQ(near.closer, cold.distance < 0.05);
+            }
+            ++steps;
+          }
+        }
+      }
+    }
+  }
+  std::printf("warm start: %d tracked steps (%d overlapping), max |warm - cold| distance %.3g\n",
+              steps, warm_overlaps, max_error);
+  EXPECT_GT(warm_overlaps, 100);  // the Drift class must really slide into overlap
+}
+
+TEST(WarmStart, ForeignOrStaleCachesAreIgnored) {
+  gjk::testing::Rng rng(5);
+  const Shape big = ConvexPolytope::from_points(gjk::testing::sphere_polytope_points(rng, 300));
+  const Shape small = ConvexPolytope::from_points(gjk::testing::sphere_polytope_points(rng, 6));
+  Pose pb = Pose::Identity();
+  pb.translation() = Vec3(3, 0.2, 0.1);
+  WarmStart cache;
+  distance(big, Pose::Identity(), big, pb, {}, cache);  // indices up to ~300
+  ASSERT_GT(cache.size, 0);
+  // The same cache on a pair whose hulls have 6 vertices: indices out of range, ignored.
+  const DistanceResult d = distance(small, Pose::Identity(), small, pb, {}, cache);
+  EXPECT_NEAR(d.distance, distance(small, Pose::Identity(), small, pb).distance, 1e-12);
+  WarmStart garbage;
+  garbage.size = 4;
+  garbage.index_a = {-5, 1000000, 2, 3};
+  garbage.hint_a = -7;
+  garbage.hint_b = 1 << 30;
+  const DistanceResult g = distance(big, Pose::Identity(), big, pb, {}, garbage);
+  EXPECT_NEAR(g.distance, distance(big, Pose::Identity(), big, pb).distance, 1e-12);
+  // Primitives and curved cores keep a cache too.
+  WarmStart prim;
+  for (int step = 0; step < 20; ++step) {
+    Pose p = Pose::Identity();
+    p.translation() = Vec3(2.0 - 0.1 * step, 0.05 * step, 0.0);
+    const double cold =
+        signed_distance(Cylinder{0.5, 1.0}, Pose::Identity(), Box{Vec3(0.3, 0.3, 0.3)}, p)
+            .signed_distance;
+    const double warm =
+        signed_distance(Cylinder{0.5, 1.0}, Pose::Identity(), Box{Vec3(0.3, 0.3, 0.3)}, p, {}, prim)
+            .signed_distance;
+    EXPECT_NEAR(warm, cold, 1e-6) << "step " << step;
+  }
+}
+
+}  // namespace
