@@ -179,12 +179,6 @@ bool valid(const ConvexPolygon& a, const Pose2& pa, const ConvexPolygon& b, cons
   return a.size() > 0 && b.size() > 0 && pa.matrix().allFinite() && pb.matrix().allFinite();
 }
 
-double bound(const ConvexPolygon& p) {
-  double r = 0.0;
-  for (const Vec2& v : p.vertices()) r = std::max(r, (v - p.center()).norm());
-  return r;
-}
-
 Feature feature_of(const Simplex& s, bool body_a) {
   int distinct = 0;
   int seen[3];
@@ -266,6 +260,9 @@ ConvexPolygon ConvexPolygon::from_points(const std::vector<Vec2>& points) {
   Vec2 c = Vec2::Zero();
   for (const Vec2& v : poly.vertices_) c += v;
   poly.center_ = c / static_cast<double>(poly.vertices_.size());
+  for (const Vec2& v : poly.vertices_) {
+    poly.bounding_radius_ = std::max(poly.bounding_radius_, (v - poly.center_).norm());
+  }
   return poly;
 }
 
@@ -298,7 +295,8 @@ int ConvexPolygon::support_hill_climbing(const Vec2& d, int hint) const {
     return i;
   }
   for (int k = 0; k < n; ++k) {
-    const int j = (i + step) % n;
+    int j = i + step;  // wrap without a division: step is 1 or n - 1
+    if (j >= n) j -= n;
     const double there = vertices_[static_cast<size_t>(j)].dot(d);
     if (!(there > here)) break;
     i = j;
@@ -316,7 +314,7 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  const double scale = std::max(bound(a) + bound(b) + centre.norm(), DBL_MIN);
+  const double scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
   const double touch = 64.0 * DBL_EPSILON * scale;
 
   Simplex s;
@@ -389,7 +387,7 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  const double scale = std::max(bound(a) + bound(b) + centre.norm(), DBL_MIN);
+  const double scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
   const double touch = 64.0 * DBL_EPSILON * scale;
 
   Simplex s;

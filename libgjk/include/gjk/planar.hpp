@@ -29,6 +29,8 @@ class ConvexPolygon {
 
   const std::vector<Vec2>& vertices() const { return vertices_; }
   const Vec2& center() const { return center_; }
+  /// Largest distance from center() to a vertex (computed once, at construction).
+  double bounding_radius() const { return bounding_radius_; }
   int size() const { return static_cast<int>(vertices_.size()); }
 
   /// Index of a vertex maximising <v, d> by scanning all vertices.
@@ -40,6 +42,7 @@ class ConvexPolygon {
  private:
   std::vector<Vec2> vertices_;
   Vec2 center_ = Vec2::Zero();
+  double bounding_radius_ = 0.0;
 };
 
 using gjk::SupportMethod;

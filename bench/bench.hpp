@@ -1,0 +1,127 @@
+// Shared pieces of gjk_bench: configuration, the per-query counter, and the agreement table.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// Data set sizes (main() shrinks them for --quick) and fixed seeds.
+struct Config {
+  int pairs_2d = 1000;   ///< per (vertex count, class): seed 001's 1000 cases per type
+  int pairs_3d = 1000;   ///< per (point count, class)
+  int sequences = 50;    ///< tracking sequences per (hull size, class)
+  int steps = 20;        ///< poses per tracking sequence (seed 004's sequence length)
+  bool verbose = false;  ///< --check: one line per data set, not only the summary
+};
+Config& config();
+
+constexpr std::uint64_t kSeed2d = 0x5EED001;
+constexpr std::uint64_t kSeed3d = 0x5EED002;
+constexpr std::uint64_t kSeedTracking = 0x5EED004;
+
+inline const std::vector<int>& sizes_2d() {
+  static const std::vector<int> s{4, 8, 12, 16, 20, 24};
+  return s;
+}
+inline const std::vector<int>& sizes_3d() {
+  static const std::vector<int> s{8, 16, 32, 64, 128, 256, 512};
+  return s;
+}
+inline const std::vector<int>& sizes_tracking() {
+  static const std::vector<int> s{10, 20, 50, 100, 200, 500};
+  return s;
+}
+
+/// Reports time per query: "ns_per_query" (shown as e.g. 253ns; seconds in JSON) and items/s.
+inline void set_per_query_counters(benchmark::State& state, std::size_t queries_per_iteration) {
+  const double n = static_cast<double>(queries_per_iteration);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(queries_per_iteration));
+  state.counters["per_query"] = benchmark::Counter(
+      n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+/// Which answer an engine gives, for the agreement check.
+enum class Query { Distance, Collide, Penetration };
+const char* to_string(Query q);
+
+/// Agreement of one engine with libgjk (and with the exact answer where the data set knows it)
+/// over one data set. Values: distances or depths; collisions as 0/1.
+struct Agreement {
+  std::string section;  ///< "2D", "3D static", "3D tracking"
+  Query query = Query::Distance;
+  std::string cls;  ///< pair class
+  int size = 0;     ///< vertex / point count
+  std::string engine;
+  int count = 0;
+  int disagreements = 0;  ///< |engine - libgjk| > tolerance (booleans: differ)
+  double max_error =
+      0.0;  ///< max |engine - libgjk| (booleans: max |signed distance| of a differing pair)
+  std::string worst;    ///< description of the pair of max_error
+  int exact_known = 0;  ///< pairs whose exact answer is known
+  int exact_failures =
+      0;  ///< |engine - exact| > tolerance (booleans: wrong on an unambiguous pair)
+  double max_exact_error = 0.0;
+  double tolerance = 0.0;
+};
+
+/// 0x-less hex, and a number with 3 significant digits, for pair descriptions.
+std::string hex(std::uint64_t v);
+std::string num(double v, int digits = 3);
+
+/// Accumulates one engine's answers on one data set.
+class AgreementBuilder {
+ public:
+  AgreementBuilder(std::string section, Query query, std::string cls, int size, std::string engine,
+                   double tolerance);
+  /// `reference`: libgjk's answer; `exact`: NaN when unknown; `signed_distance`: libgjk's signed
+  /// distance of the pair (for booleans: how far from contact a differing pair is). `describe`
+  /// is called only for a new worst pair.
+  template <class Describe>
+  void add(double answer, double reference, double exact, double signed_distance,
+           Describe&& describe) {
+    ++a_.count;
+    const bool boolean = a_.query == Query::Collide;
+    const double error = boolean ? (answer != reference ? std::abs(signed_distance) : -1.0)
+                                 : std::abs(answer - reference);
+    const bool differs = boolean ? answer != reference : !(error <= a_.tolerance);
+    if (differs) ++a_.disagreements;
+    if (differs && (error > a_.max_error || a_.worst.empty())) {
+      a_.max_error = std::max(a_.max_error, error);
+      a_.worst = describe() + ": answer " + num(answer, 10) + ", libgjk " + num(reference, 10);
+    } else if (!boolean) {
+      a_.max_error = std::max(a_.max_error, error);
+    }
+    if (!std::isnan(exact)) {
+      ++a_.exact_known;
+      const double e = std::abs(answer - exact);
+      if (boolean ? answer != exact : !(e <= a_.tolerance)) ++a_.exact_failures;
+      if (!boolean) a_.max_exact_error = std::max(a_.max_exact_error, e);
+    }
+  }
+  const Agreement& result() const { return a_; }
+
+ private:
+  Agreement a_;
+};
+
+/// Each section registers its benchmarks (grouped by data set, built lazily, one at a time) and
+/// runs its agreement check into agreement_results().
+void register_2d();
+void check_2d();
+void register_static_3d();
+void check_static_3d();
+void register_tracking();
+void check_tracking();
+
+/// Collected by the check runs, printed as Markdown by print_agreement().
+std::vector<Agreement>& agreement_results();
+void print_agreement(const std::vector<Agreement>& rows, bool verbose);
+
+}  // namespace bench

@@ -1,0 +1,237 @@
+// 2D: seed 001's benchmark (section IV, Tables I-VI). gjk::planar (barycode GJK, brute-force
+// or hill-climbing support) against Box2D's b2Distance, on the same counter-clockwise polygons.
+//
+// What each engine gets, per pair (all built once, outside the timed loop):
+//  - libgjk: two gjk::planar::ConvexPolygon (hull vertices, CCW, double) and two Isometry2d poses;
+//  - Box2D: b2DistanceProxy on the same vertices converted to float, b2Transform poses (float),
+//    useRadii = false and a fresh b2SimplexCache (count = 0: cold) per query. Box2D has no
+//    boolean query: its collision row is b2Distance with b2TestOverlap's threshold
+//    (distance < 10 * b2_epsilon), as seed 001 did.
+#include "bench.hpp"
+#include "datasets_bench.hpp"
+
+#include <gjk/planar.hpp>
+
+#include <box2d/b2_distance.h>
+#include <box2d/b2_math.h>
+#include <box2d/b2_settings.h>
+
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace bench {
+namespace {
+
+namespace gt = gjk::testing;
+namespace pl = gjk::planar;
+
+struct Body2 {
+  pl::ConvexPolygon polygon;
+  std::vector<b2Vec2> b2_vertices;  ///< the polygon's vertices in float, same order
+};
+
+struct Pair2 {
+  const Body2* a = nullptr;
+  const Body2* b = nullptr;
+  pl::Pose2 pose_a = pl::Pose2::Identity(), pose_b = pl::Pose2::Identity();
+  b2DistanceInput b2_input{};  ///< proxies on the float vertices, float transforms
+  double exact_distance = 0.0;
+  std::uint64_t index = 0;
+};
+
+struct Data2 {
+  int n = 0;
+  gt::PairClass kind = gt::PairClass::Distant;
+  std::deque<Body2> bodies;  // deque: proxies point into the vertex vectors
+  std::vector<Pair2> pairs;
+};
+
+b2Transform to_b2(const pl::Pose2& pose) {
+  b2Transform t;
+  t.p.Set(static_cast<float>(pose.translation().x()), static_cast<float>(pose.translation().y()));
+  t.q.s = static_cast<float>(pose.linear()(1, 0));
+  t.q.c = static_cast<float>(pose.linear()(0, 0));
+  return t;
+}
+
+const Body2& add_body(Data2& d, const std::vector<gt::Vec2>& points) {
+  Body2& body = d.bodies.emplace_back();
+  body.polygon = pl::ConvexPolygon::from_points(points);
+  if (body.polygon.size() != static_cast<int>(points.size())) {
+    throw std::logic_error("bench 2D: a generated polygon lost vertices in its hull");
+  }
+  for (const pl::Vec2& v : body.polygon.vertices()) {
+    body.b2_vertices.emplace_back(static_cast<float>(v.x()), static_cast<float>(v.y()));
+  }
+  return body;
+}
+
+std::unique_ptr<Data2> build2(int n, gt::PairClass kind) {
+  auto d = std::make_unique<Data2>();
+  d->n = n;
+  d->kind = kind;
+  const std::vector<gt::PolygonPair> source =
+      gt::make_polygon_pairs(kSeed2d, config().pairs_2d, n, kind);
+  d->pairs.reserve(source.size());
+  for (const gt::PolygonPair& s : source) {
+    Pair2 p;
+    p.a = &add_body(*d, s.points_a);
+    p.b = &add_body(*d, s.points_b);
+    p.pose_a = s.pose_a;
+    p.pose_b = s.pose_b;
+    p.b2_input.proxyA.Set(p.a->b2_vertices.data(), static_cast<int32>(p.a->b2_vertices.size()),
+                          0.0f);
+    p.b2_input.proxyB.Set(p.b->b2_vertices.data(), static_cast<int32>(p.b->b2_vertices.size()),
+                          0.0f);
+    p.b2_input.transformA = to_b2(s.pose_a);
+    p.b2_input.transformB = to_b2(s.pose_b);
+    p.b2_input.useRadii = false;
+    p.exact_distance = s.distance;
+    p.index = s.index;
+    d->pairs.push_back(p);
+  }
+  return d;
+}
+
+// One data set at a time: benchmarks are registered grouped by data set.
+const Data2& data2(int n, gt::PairClass kind) {
+  static std::unique_ptr<Data2> cache;
+  if (!cache || cache->n != n || cache->kind != kind) {
+    cache.reset();
+    cache = build2(n, kind);
+  }
+  return *cache;
+}
+
+// ---- engines --------------------------------------------------------------------------------
+
+template <pl::SupportMethod M>
+const pl::Options& planar_options() {
+  static const pl::Options options = [] {
+    pl::Options o;
+    o.support = M;
+    return o;
+  }();
+  return options;
+}
+
+template <pl::SupportMethod M>
+double planar_distance(const Pair2& p) {
+  return pl::distance(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M>()).distance;
+}
+
+template <pl::SupportMethod M>
+double planar_collide(const Pair2& p) {
+  return pl::collide(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M>()).collision
+             ? 1.0
+             : 0.0;
+}
+
+double box2d_distance(const Pair2& p) {
+  b2SimplexCache cache;
+  cache.count = 0;
+  b2DistanceOutput out;
+  b2Distance(&out, &cache, &p.b2_input);
+  return out.distance;
+}
+
+double box2d_collide(const Pair2& p) {
+  b2SimplexCache cache;
+  cache.count = 0;
+  b2DistanceOutput out;
+  b2Distance(&out, &cache, &p.b2_input);
+  return out.distance < 10.0f * b2_epsilon ? 1.0 : 0.0;  // b2TestOverlap's test
+}
+
+using Fn2 = double (*)(const Pair2&);
+struct Engine2 {
+  const char* name;
+  Query query;
+  Fn2 fn;
+  double tolerance;  ///< agreement tolerance (distance); the first engine of a query is libgjk's
+                     ///< reference
+};
+
+constexpr double kFloatTolerance = 1e-5;  // Box2D computes in float
+
+// To add a row, add an entry: it is timed and checked on every 2D data set.
+const std::vector<Engine2>& engines2() {
+  static const std::vector<Engine2> e{
+      {"libgjk-bf", Query::Distance, planar_distance<pl::SupportMethod::BruteForce>, 1e-9},
+      {"libgjk-hc", Query::Distance, planar_distance<pl::SupportMethod::HillClimbing>, 1e-9},
+      {"box2d", Query::Distance, box2d_distance, kFloatTolerance},
+      {"libgjk-bf", Query::Collide, planar_collide<pl::SupportMethod::BruteForce>, 0.0},
+      {"libgjk-hc", Query::Collide, planar_collide<pl::SupportMethod::HillClimbing>, 0.0},
+      {"box2d", Query::Collide, box2d_collide, 0.0},
+  };
+  return e;
+}
+
+const gt::PairClass kClasses[] = {gt::PairClass::Distant, gt::PairClass::Touching,
+                                  gt::PairClass::Overlapping};
+
+void run2(benchmark::State& state, int n, gt::PairClass kind, Fn2 fn) {
+  const Data2& d = data2(n, kind);
+  double sink = 0.0;
+  for (auto _ : state) {
+    for (const Pair2& p : d.pairs) sink += fn(p);
+    benchmark::DoNotOptimize(sink);
+  }
+  set_per_query_counters(state, d.pairs.size());
+}
+
+}  // namespace
+
+void register_2d() {
+  for (const int n : sizes_2d()) {
+    for (const gt::PairClass kind : kClasses) {
+      for (const Engine2& e : engines2()) {
+        const std::string name = std::string("2d/") + to_string(e.query) + "/" +
+                                 gt::to_string(kind) + "/" + std::to_string(n) + "/" + e.name;
+        const Fn2 fn = e.fn;
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+          run2(s, n, kind, fn);
+        })->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+}
+
+void check_2d() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const int n : sizes_2d()) {
+    for (const gt::PairClass kind : kClasses) {
+      const Data2& d = data2(n, kind);
+      std::vector<double> reference_distance, reference_collide;
+      for (const Pair2& p : d.pairs) {
+        reference_distance.push_back(planar_distance<pl::SupportMethod::BruteForce>(p));
+        reference_collide.push_back(planar_collide<pl::SupportMethod::BruteForce>(p));
+      }
+      for (const Engine2& e : engines2()) {
+        AgreementBuilder b("2D", e.query, gt::to_string(kind), n, e.name, e.tolerance);
+        for (std::size_t i = 0; i < d.pairs.size(); ++i) {
+          const Pair2& p = d.pairs[i];
+          const bool distance = e.query == Query::Distance;
+          const double exact = distance                         ? p.exact_distance
+                               : kind == gt::PairClass::Distant ? 0.0
+                               : kind == gt::PairClass::Overlapping
+                                   ? 1.0
+                                   : nan;  // touching: either answer
+          b.add(e.fn(p), distance ? reference_distance[i] : reference_collide[i], exact,
+                reference_distance[i], [&] {
+                  return "make_polygon_pair(0x" + hex(kSeed2d) + ", " + std::to_string(p.index) +
+                         ", " + std::to_string(n) + ", " + gt::to_string(kind) +
+                         "), exact distance " + num(p.exact_distance);
+                });
+        }
+        agreement_results().push_back(b.result());
+      }
+    }
+  }
+}
+
+}  // namespace bench
