@@ -12,9 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
-extern "C" {
-#include <libqhull_r/qhull_ra.h>
-}
+#include "qhull_wrapper.hpp"
 
 namespace gjk {
 namespace {
@@ -54,34 +52,6 @@ PrincipalFrame principal_frame(const std::vector<Vec3>& points) {
   return frame;
 }
 
-// Runs qhull on `coords` (dim-dimensional, row-major) and returns the facets as vertex id lists
-// (ids are point indices). Throws std::runtime_error with qhull's message on failure.
-template <class FacetFn>
-void run_qhull(std::vector<double>& coords, int dim, const char* options, FacetFn&& on_facet) {
-  qhT qh_storage;
-  qhT* qh = &qh_storage;
-  char* err_text = nullptr;
-  size_t err_size = 0;
-  FILE* err_file = open_memstream(&err_text, &err_size);
-  QHULL_LIB_CHECK
-  qh_zero(qh, err_file);
-  const int num_points = static_cast<int>(coords.size() / static_cast<size_t>(dim));
-  std::string command = std::string("qhull ") + options;
-  const int exit_code = qh_new_qhull(qh, dim, num_points, coords.data(), /*ismalloc=*/False,
-                                     command.data(), /*outfile=*/nullptr, err_file);
-  if (exit_code == 0) {
-    facetT* facet;
-    FORALLfacets { on_facet(qh, facet); }
-  }
-  qh_freeqhull(qh, !qh_ALL);
-  int curlong, totlong;
-  qh_memfreeshort(qh, &curlong, &totlong);
-  std::fclose(err_file);
-  std::string message = err_text ? std::string(err_text, err_size) : std::string();
-  std::free(err_text);
-  if (exit_code != 0) throw std::runtime_error("qhull failed (code " + std::to_string(exit_code) + "): " + message);
-}
-
 }  // namespace
 
 ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
@@ -90,8 +60,8 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
     for (int k = 0; k < 3; ++k) {
       if (!std::isfinite(points[i][k])) {
         std::ostringstream msg;
-        msg << "ConvexPolytope: point " << i << " coordinate " << "xyz"[k] << " is not finite ("
-            << points[i][k] << ")";
+        msg << "ConvexPolytope: point " << i << " coordinate "
+            << "xyz"[k] << " is not finite (" << points[i][k] << ")";
         throw std::invalid_argument(msg.str());
       }
     }
@@ -106,7 +76,7 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
 
   ConvexPolytope hull;
   hull.dimension_ = dimension;
-  std::vector<std::uint32_t> hull_ids;  // indices into `points`
+  std::vector<std::uint32_t> hull_ids;                         // indices into `points`
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;  // in `points` ids
 
   if (dimension == 0) {
@@ -128,12 +98,13 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
       for (int k = 0; k < dim; ++k) coords.push_back(frame.axes.col(k).dot(p - frame.origin));
     }
     std::vector<std::array<std::uint32_t, 3>> tris;
-    run_qhull(coords, dim, "Qt", [&](qhT* qh, facetT* facet) {
+    detail::run_qhull(coords, dim, "Qt", [&](qhT* qh, facetT* facet) {
       std::array<std::uint32_t, 3> ids{};
       int n = 0;
       vertexT *vertex, **vertexp;
       FOREACHvertex_(facet->vertices) {
-        if (n < 3) ids[static_cast<size_t>(n)] = static_cast<std::uint32_t>(qh_pointid(qh, vertex->point));
+        if (n < 3)
+          ids[static_cast<size_t>(n)] = static_cast<std::uint32_t>(qh_pointid(qh, vertex->point));
         ++n;
       }
       if (dim == 2 && n == 2) {
@@ -149,7 +120,8 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
       }
     });
     for (const auto& t : tris) {
-      for (int e = 0; e < 3; ++e) edges.emplace_back(t[static_cast<size_t>(e)], t[static_cast<size_t>((e + 1) % 3)]);
+      for (int e = 0; e < 3; ++e)
+        edges.emplace_back(t[static_cast<size_t>(e)], t[static_cast<size_t>((e + 1) % 3)]);
     }
     for (const auto& e : edges) {
       hull_ids.push_back(e.first);
@@ -201,7 +173,8 @@ ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
   ConvexPolytope hull;
   const PrincipalFrame frame = principal_frame(vertices);
   for (int k = 0; k < 3; ++k) {
-    if (frame.extents[k] > kRelativeFlatness * frame.extents[0] && frame.extents[k] > 0.0) hull.dimension_ = k + 1;
+    if (frame.extents[k] > kRelativeFlatness * frame.extents[0] && frame.extents[k] > 0.0)
+      hull.dimension_ = k + 1;
   }
   Vec3 center = Vec3::Zero();
   for (const Vec3& v : vertices) center += v;
@@ -214,7 +187,18 @@ ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
 
 void ConvexPolytope::compute_bounding_radius() {
   bounding_radius_ = 0.0;
-  for (const Vec3& v : vertices_) bounding_radius_ = std::max(bounding_radius_, (v - center_).norm());
+  for (const Vec3& v : vertices_)
+    bounding_radius_ = std::max(bounding_radius_, (v - center_).norm());
+  // Supports of the 26 directions of the cube's faces, edges and corners (hill-climbing starts).
+  size_t k = 0;
+  for (int x = -1; x <= 1; ++x) {
+    for (int y = -1; y <= 1; ++y) {
+      for (int z = -1; z <= 1; ++z) {
+        if (x == 0 && y == 0 && z == 0) continue;
+        direction_supports_[k++] = static_cast<std::uint32_t>(support_index(Vec3(x, y, z)));
+      }
+    }
+  }
 }
 
 int ConvexPolytope::support_index(const Vec3& direction) const {
@@ -234,8 +218,18 @@ int ConvexPolytope::support_index(const Vec3& direction) const {
 int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) const {
   const int n = static_cast<int>(vertices_.size());
   if (adjacency_.empty()) return support_index(direction);
-  int current = hint >= 0 && hint < n ? hint : 0;
+  // Start from the better of the hint and the precomputed supports of 26 fixed directions:
+  // a tracked pair's hint is usually one step away, and a cold or jumping query starts within a
+  // few edges of the answer instead of walking across the hull.
+  int current = hint >= 0 && hint < n ? hint : static_cast<int>(direction_supports_[0]);
   double best = vertices_[static_cast<size_t>(current)].dot(direction);
+  for (std::uint32_t candidate : direction_supports_) {
+    const double value = vertices_[candidate].dot(direction);
+    if (value > best) {
+      best = value;
+      current = static_cast<int>(candidate);
+    }
+  }
   // Steepest ascent; each step strictly increases <v, d>, so at most n steps.
   for (int step = 0; step < n; ++step) {
     int next = current;

@@ -20,7 +20,7 @@
 namespace gjk::detail {
 
 struct EpaOutcome {
-  double depth = 0.0;         ///< of the cores
+  double depth = 0.0;           ///< of the cores
   Vec3 normal = Vec3::UnitX();  ///< A's frame, from A towards B
   Vec3 point_on_a = Vec3::Zero();
   Vec3 point_on_b = Vec3::Zero();
@@ -49,11 +49,13 @@ class EpaPolytope {
     EpaFace f;
     f.vertex = {a, b, c};
     const Vec3& pa = vertices[static_cast<size_t>(a)].w;
-    const Vec3 n = (vertices[static_cast<size_t>(b)].w - pa).cross(vertices[static_cast<size_t>(c)].w - pa);
+    const Vec3 n =
+        (vertices[static_cast<size_t>(b)].w - pa).cross(vertices[static_cast<size_t>(c)].w - pa);
     const double length = n.norm();
-    const double longest2 = std::max({(vertices[static_cast<size_t>(b)].w - pa).squaredNorm(),
-                                      (vertices[static_cast<size_t>(c)].w - pa).squaredNorm(),
-                                      (vertices[static_cast<size_t>(c)].w - vertices[static_cast<size_t>(b)].w).squaredNorm()});
+    const double longest2 = std::max(
+        {(vertices[static_cast<size_t>(b)].w - pa).squaredNorm(),
+         (vertices[static_cast<size_t>(c)].w - pa).squaredNorm(),
+         (vertices[static_cast<size_t>(c)].w - vertices[static_cast<size_t>(b)].w).squaredNorm()});
     if (length > 1e-12 * longest2) {
       f.normal = n / length;
       f.distance = f.normal.dot(pa);
@@ -69,7 +71,8 @@ class EpaPolytope {
   int closest_alive_face() const {
     int best = -1;
     for (size_t i = 0; i < faces.size(); ++i) {
-      if (faces[i].alive && (best < 0 || faces[i].distance < faces[static_cast<size_t>(best)].distance)) {
+      if (faces[i].alive &&
+          (best < 0 || faces[i].distance < faces[static_cast<size_t>(best)].distance)) {
         best = static_cast<int>(i);
       }
     }
@@ -80,11 +83,13 @@ class EpaPolytope {
   bool link_all() {
     for (size_t f = 0; f < faces.size(); ++f) {
       for (int e = 0; e < 3; ++e) {
-        const int p = faces[f].vertex[static_cast<size_t>(e)], q = faces[f].vertex[static_cast<size_t>((e + 1) % 3)];
+        const int p = faces[f].vertex[static_cast<size_t>(e)],
+                  q = faces[f].vertex[static_cast<size_t>((e + 1) % 3)];
         bool found = false;
         for (size_t g = 0; g < faces.size() && !found; ++g) {
           for (int h = 0; h < 3; ++h) {
-            if (faces[g].vertex[static_cast<size_t>(h)] == q && faces[g].vertex[static_cast<size_t>((h + 1) % 3)] == p) {
+            if (faces[g].vertex[static_cast<size_t>(h)] == q &&
+                faces[g].vertex[static_cast<size_t>((h + 1) % 3)] == p) {
               faces[f].neighbour[static_cast<size_t>(e)] = static_cast<int>(g);
               faces[f].neighbour_edge[static_cast<size_t>(e)] = h;
               found = true;
@@ -97,6 +102,11 @@ class EpaPolytope {
     }
     return true;
   }
+};
+
+struct EpaWorkspace {
+  EpaPolytope poly;
+  std::vector<std::pair<int, int>> horizon;
 };
 
 inline Vec3 any_perpendicular(const Vec3& d) {
@@ -177,7 +187,8 @@ EpaOutcome finish_flat(const MD&, const Simplex& s, const Vec3& normal, double d
 /// Grows GJK's simplex (which holds the origin, up to rounding) into a polytope enclosing it.
 /// Returns false with `flat` filled when the Minkowski difference is flat.
 template <class MD>
-bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytope& poly, EpaOutcome& flat) {
+bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytope& poly,
+                      EpaOutcome& flat) {
   auto distinct = [&](const SupportPoint& p, const Simplex& q) {
     for (int i = 0; i < q.size; ++i) {
       if ((p.w - q.points[static_cast<size_t>(i)].w).norm() <= flat_tolerance) return false;
@@ -186,9 +197,11 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
   };
   // A flat tetrahedron: keep a face whose triangle holds the origin's projection.
   if (s.size == 4) {
-    const Vec3 e1 = s.points[1].w - s.points[0].w, e2 = s.points[2].w - s.points[0].w, e3 = s.points[3].w - s.points[0].w;
+    const Vec3 e1 = s.points[1].w - s.points[0].w, e2 = s.points[2].w - s.points[0].w,
+               e3 = s.points[3].w - s.points[0].w;
     const double volume = std::abs(e1.dot(e2.cross(e3)));
-    const double longest = std::max({e1.norm(), e2.norm(), e3.norm(), (e2 - e1).norm(), (e3 - e1).norm(), (e3 - e2).norm()});
+    const double longest = std::max(
+        {e1.norm(), e2.norm(), e3.norm(), (e2 - e1).norm(), (e3 - e1).norm(), (e3 - e2).norm()});
     if (volume <= 1e-12 * longest * longest * longest) {
       static constexpr int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
       double best_area = -1.0;
@@ -228,7 +241,8 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
     }
   }
   if (s.size == 1) {
-    const Vec3 axes[6] = {Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY(), Vec3::UnitZ(), -Vec3::UnitZ()};
+    const Vec3 axes[6] = {Vec3::UnitX(),  -Vec3::UnitX(), Vec3::UnitY(),
+                          -Vec3::UnitY(), Vec3::UnitZ(),  -Vec3::UnitZ()};
     for (const Vec3& d : axes) {
       const SupportPoint p = md.support(d);
       if (distinct(p, s)) {
@@ -268,13 +282,15 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
     const SupportPoint up = md.support(n), down = md.support(-n);
     const double base = n.dot(s.points[0].w);
     const double height_up = n.dot(up.w) - base, height_down = base - n.dot(down.w);
-    if (height_up <= flat_tolerance || height_down <= flat_tolerance || !distinct(up, s) || !distinct(down, s)) {
+    if (height_up <= flat_tolerance || height_down <= flat_tolerance || !distinct(up, s) ||
+        !distinct(down, s)) {
       // The difference does not extend beyond the triangle's plane on one side: the origin is
       // on its boundary there, at depth = support value along that normal.
       Simplex t = s;
       Vec3 v;
       solve_signed_volumes(t, v);
-      flat = height_up <= height_down ? finish_flat(md, t, n, n.dot(up.w)) : finish_flat(md, t, -n, -n.dot(down.w));
+      flat = height_up <= height_down ? finish_flat(md, t, n, n.dot(up.w))
+                                      : finish_flat(md, t, -n, -n.dot(down.w));
       return false;
     }
     // Close the triangle with the taller apex. The origin lies in the triangle, so it lies on a
@@ -309,20 +325,27 @@ inline void silhouette(EpaPolytope& poly, int face, int edge, const Vec3& w, dou
   if (f.normal.dot(w) - f.distance > margin) {
     f.alive = false;
     const int e1 = (edge + 1) % 3, e2 = (edge + 2) % 3;
-    silhouette(poly, f.neighbour[static_cast<size_t>(e1)], f.neighbour_edge[static_cast<size_t>(e1)], w, margin, horizon);
+    silhouette(poly, f.neighbour[static_cast<size_t>(e1)],
+               f.neighbour_edge[static_cast<size_t>(e1)], w, margin, horizon);
     silhouette(poly, poly.faces[static_cast<size_t>(face)].neighbour[static_cast<size_t>(e2)],
-               poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(e2)], w, margin, horizon);
+               poly.faces[static_cast<size_t>(face)].neighbour_edge[static_cast<size_t>(e2)], w,
+               margin, horizon);
   } else {
     horizon.emplace_back(face, edge);
   }
 }
 
 template <class MD>
-EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options, double scale) {
-  const double tolerance = (MD::curved ? options.epa_tolerance : options.tolerance) * scale + touch_tolerance(scale);
-  EpaPolytope poly;
-  poly.vertices.reserve(64);
-  poly.faces.reserve(128);
+EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options,
+                   double scale) {
+  const double tolerance =
+      (MD::curved ? options.epa_tolerance : options.tolerance) * scale + touch_tolerance(scale);
+  // Per-thread workspace: its vectors keep their capacity from query to query, so EPA stops
+  // allocating once a thread has seen its largest polytope.
+  thread_local EpaWorkspace workspace;
+  EpaPolytope& poly = workspace.poly;
+  poly.vertices.clear();
+  poly.faces.clear();
   EpaOutcome out;
   if (!initial_polytope(md, gjk_simplex, touch_tolerance(scale) * 16, poly, out)) {
     if (poly.faces.empty()) return out;  // flat difference: answered directly
@@ -330,7 +353,7 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     return out;
   }
 
-  std::vector<std::pair<int, int>> horizon;
+  std::vector<std::pair<int, int>>& horizon = workspace.horizon;
   // A face counts as seen from the new vertex only if the vertex is clearly beyond its plane:
   // faces that are coplanar up to rounding (A-B of boxes and symmetric hulls has many) stay,
   // which keeps the polytope convex instead of carving zero-area faces into it.
@@ -382,13 +405,14 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     horizon.clear();
     poly.faces[static_cast<size_t>(best)].alive = false;
     for (int e = 0; e < 3; ++e) {
-      silhouette(poly, closest.neighbour[static_cast<size_t>(e)], closest.neighbour_edge[static_cast<size_t>(e)], w.w,
-                 visibility_margin, horizon);
+      silhouette(poly, closest.neighbour[static_cast<size_t>(e)],
+                 closest.neighbour_edge[static_cast<size_t>(e)], w.w, visibility_margin, horizon);
     }
     const size_t first_new = poly.faces.size();
     for (const auto& [face, edge] : horizon) {
       const EpaFace& g = poly.faces[static_cast<size_t>(face)];
-      const int p = g.vertex[static_cast<size_t>(edge)], q = g.vertex[static_cast<size_t>((edge + 1) % 3)];
+      const int p = g.vertex[static_cast<size_t>(edge)],
+                q = g.vertex[static_cast<size_t>((edge + 1) % 3)];
       const int created = poly.add_face(q, p, apex);
       poly.faces[static_cast<size_t>(created)].neighbour[0] = face;
       poly.faces[static_cast<size_t>(created)].neighbour_edge[0] = edge;

@@ -19,13 +19,19 @@ Pose pose_from_xyz(const Vec3& position, const Vec3& angles_xyz) {
   return pose;
 }
 
-void GjkEpa::set_shape_a(const std::vector<Vec3>& vertices) { set_shape_a(ConvexPolytope::from_points(vertices), Pose::Identity()); }
-void GjkEpa::set_shape_b(const std::vector<Vec3>& vertices) { set_shape_b(ConvexPolytope::from_points(vertices), Pose::Identity()); }
+void GjkEpa::set_shape_a(const std::vector<Vec3>& vertices) {
+  set_shape_a(ConvexPolytope::from_points(vertices), Pose::Identity());
+}
+void GjkEpa::set_shape_b(const std::vector<Vec3>& vertices) {
+  set_shape_b(ConvexPolytope::from_points(vertices), Pose::Identity());
+}
 
-void GjkEpa::set_shape_a_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz, const Vec3& position) {
+void GjkEpa::set_shape_a_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz,
+                                     const Vec3& position) {
   set_shape_a(ConvexPolytope::from_points(vertices), pose_from_xyz(position, angles_xyz));
 }
-void GjkEpa::set_shape_b_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz, const Vec3& position) {
+void GjkEpa::set_shape_b_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz,
+                                     const Vec3& position) {
   set_shape_b(ConvexPolytope::from_points(vertices), pose_from_xyz(position, angles_xyz));
 }
 
@@ -51,7 +57,8 @@ bool GjkEpa::are_in_collision() {
   if (state_ == State::Unknown) {  // Fig. 14: 0 -> 1 or 0 -> 3 (Algorithm 2)
     const CollisionResult r = collide(*shape_a_, pose_a_, *shape_b_, pose_b_, options_);
     last_status_ = r.status;
-    if (r.status == Status::InvalidInput) throw std::invalid_argument("GjkEpa: invalid pose or shape");
+    if (r.status == Status::InvalidInput)
+      throw std::invalid_argument("GjkEpa: invalid pose or shape");
     state_ = r.collision ? State::Collision : State::Separated;
   }
   return state_ == State::Collision || state_ == State::PenetrationKnown;

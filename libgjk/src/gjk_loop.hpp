@@ -26,7 +26,7 @@ struct GjkOutcome {
   bool overlap = false;   ///< the cores touch or overlap (origin enclosed, or |v| ~ 0)
   int iterations = 0;
   Status status = Status::Converged;
-  double scale = 1.0;        ///< size of the Minkowski difference, for tolerances
+  double scale = 1.0;         ///< size of the Minkowski difference, for tolerances
   double touch_distance = 0;  ///< below this the cores count as touching
 };
 
@@ -39,9 +39,9 @@ inline bool side_faces_enclose_origin(const Simplex& s, const Vec3& w) {
   const double orientation = a.dot(b.cross(c));
   if (orientation == 0.0) return false;
   // For each side face, the origin must lie on the same side as the opposite base vertex.
-  const double s_ab = a.dot(b.cross(o)) * orientation;   // face (w, A, B) vs C
-  const double s_bc = b.dot(c.cross(o)) * orientation;   // face (w, B, C) vs A
-  const double s_ca = c.dot(a.cross(o)) * orientation;   // face (w, C, A) vs B
+  const double s_ab = a.dot(b.cross(o)) * orientation;  // face (w, A, B) vs C
+  const double s_bc = b.dot(c.cross(o)) * orientation;  // face (w, B, C) vs A
+  const double s_ca = c.dot(a.cross(o)) * orientation;  // face (w, C, A) vs B
   return s_ab > 0.0 && s_bc > 0.0 && s_ca > 0.0;
 }
 
@@ -62,7 +62,8 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
   if (cache.size < 1 || cache.size > 4) return false;
   for (int i = 0; i < cache.size; ++i) {
     SupportPoint p;
-    if (!md.vertex_pair(cache.index_a[static_cast<size_t>(i)], cache.index_b[static_cast<size_t>(i)], p)) {
+    if (!md.vertex_pair(cache.index_a[static_cast<size_t>(i)],
+                        cache.index_b[static_cast<size_t>(i)], p)) {
       s.size = 0;
       return false;
     }
@@ -105,7 +106,8 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     // Seed 002 section 3.1(b): start from the support towards the origin from the difference of
     // the centres, where the closest points usually are; a tracked curved pair starts from its
     // last closest direction.
-    Vec3 start = warm != nullptr && warm->direction.squaredNorm() > touch * touch ? warm->direction : md.center();
+    Vec3 start = warm != nullptr && warm->direction.squaredNorm() > touch * touch ? warm->direction
+                                                                                  : md.center();
     if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
     s.push_back(md.support(-start));
     s.lambda[0] = 1.0;
@@ -122,7 +124,7 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     }
     const SupportPoint w = md.support(-v);
     const double vw = v.dot(w.w);
-    out.lower = std::max(out.lower, vw / v_norm);  // every x in A-B has x.v >= w.v
+    out.lower = std::max(out.lower, vw / v_norm);     // every x in A-B has x.v >= w.v
     if (mode == GjkMode::Boolean && vw > 0.0) break;  // separating plane (seed 001 Alg. 6)
     // Threshold: a certified lower bound at or above the threshold answers "not closer". It
     // must be positive: overlap counts as closer, so closer_than(0) (and any threshold <= 0)

@@ -16,8 +16,9 @@
 namespace gjk::detail {
 
 /// Distance below which two cores count as touching: a few ulps of the problem's size.
-inline double touch_tolerance(double scale) { return 64.0 * DBL_EPSILON * scale; }
-
+inline double touch_tolerance(double scale) {
+  return 64.0 * DBL_EPSILON * scale;
+}
 
 // Each core: support(direction, point&) -> vertex index (-1 for a point of a curved surface),
 // center() an interior point, bound() the radius of a ball around center() holding the core,
@@ -115,10 +116,11 @@ struct PolytopeCore {
   const ConvexPolytope* polytope;
   bool climb;        // hill climbing (seed 004 section 3.2) instead of the scan
   mutable int hint;  // last support vertex: where the next climb starts (per query, not shared)
-  PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = 0)
+  PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1)
       : polytope(&p),
         climb(method == SupportMethod::HillClimbing ||
-              (method == SupportMethod::Auto && static_cast<int>(p.vertices().size()) >= kHillClimbingMinVertices)),
+              (method == SupportMethod::Auto &&
+               static_cast<int>(p.vertices().size()) >= kHillClimbingMinVertices)),
         hint(start) {}
   int support(const Vec3& d, Vec3& p) const {
     const int i = climb ? polytope->support_index_climbing(d, hint) : polytope->support_index(d);
@@ -142,9 +144,11 @@ struct PolytopeCore {
     const double slack = kFeatureAngle * std::max(bound(), DBL_MIN);
     int ties = 0;
     if (offsets.back() == 0) {  // no adjacency (from_hull_vertices): scan
-      for (size_t i = 0; i < v.size(); ++i) ties += (static_cast<int>(i) != index && v[i].dot(d) >= top - slack) ? 1 : 0;
+      for (size_t i = 0; i < v.size(); ++i)
+        ties += (static_cast<int>(i) != index && v[i].dot(d) >= top - slack) ? 1 : 0;
     } else {
-      for (std::uint32_t k = offsets[static_cast<size_t>(index)]; k < offsets[static_cast<size_t>(index) + 1]; ++k) {
+      for (std::uint32_t k = offsets[static_cast<size_t>(index)];
+           k < offsets[static_cast<size_t>(index) + 1]; ++k) {
         ties += v[polytope->adjacency()[k]].dot(d) >= top - slack ? 1 : 0;
       }
     }

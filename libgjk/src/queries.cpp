@@ -17,7 +17,8 @@ using detail::GjkOutcome;
 bool pose_is_valid(const Pose& pose) {
   if (!pose.matrix().allFinite()) return false;
   const Eigen::Matrix3d r = pose.linear();
-  return (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 1e-6 && r.determinant() > 0.0;
+  return (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() <= 1e-6 &&
+         r.determinant() > 0.0;
 }
 
 bool shape_is_valid(const Shape& shape) {
@@ -66,21 +67,26 @@ template <class F>
 decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                          const QueryOptions& options, const WarmStart* cache, F&& f) {
   const PairFrame frame = relative_frame(pose_a, pose_b);
-  const int hint_a = cache != nullptr ? cache->hint_a : 0, hint_b = cache != nullptr ? cache->hint_b : 0;
-  return with_core(a, options.support, hint_a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
-    return with_core(b, options.support, hint_b, [&](const auto& core_b, double radius_b) -> decltype(auto) {
-      using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>, std::decay_t<decltype(core_b)>>;
-      const MD md{core_a, core_b, frame.rotation, frame.translation};
-      return f(md, radius_a, radius_b);
-    });
-  });
+  const int hint_a = cache != nullptr ? cache->hint_a : -1,
+            hint_b = cache != nullptr ? cache->hint_b : -1;
+  return with_core(
+      a, options.support, hint_a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
+        return with_core(b, options.support, hint_b,
+                         [&](const auto& core_b, double radius_b) -> decltype(auto) {
+                           using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>,
+                                                                  std::decay_t<decltype(core_b)>>;
+                           const MD md{core_a, core_b, frame.rotation, frame.translation};
+                           return f(md, radius_a, radius_b);
+                         });
+      });
 }
 
 /// Feature of each body at the witness points: the feature supporting the separating plane
 /// (A's along the normal, B's against it), from the supporting vertex in the final simplex.
 /// On a rounded body vertices and edges become curved surface patches; faces stay flat.
 template <class MD>
-void set_features(const MD& md, const GjkOutcome& g, double radius_a, double radius_b, DistanceResult& r) {
+void set_features(const MD& md, const GjkOutcome& g, double radius_a, double radius_b,
+                  DistanceResult& r) {
   const Vec3 n = -g.v / g.upper;  // A's frame, from A towards B
   const Feature core_a = md.a.feature(n, g.simplex.points[0].index_a);
   const Feature core_b = md.b.feature(md.rotation.transpose() * (-n), g.simplex.points[0].index_b);
@@ -110,8 +116,9 @@ bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose
 
 /// Penetration of two overlapping (or touching) cores plus their radii, in world frame.
 template <class MD>
-PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a, double radius_b,
-                                   const Pose& pose_a, const QueryOptions& options) {
+PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a,
+                                   double radius_b, const Pose& pose_a,
+                                   const QueryOptions& options) {
   PenetrationResult r;
   r.collision = true;
   const double radii = radius_a + radius_b;
@@ -146,152 +153,166 @@ PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double rad
 
 }  // namespace
 
-static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-    const QueryOptions& options, WarmStart* cache) {
+static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                    const Pose& pose_b, const QueryOptions& options,
+                                    WarmStart* cache) {
   CollisionResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-    const double radii = radius_a + radius_b;
-    // Rounded shapes collide when the cores come within the radii: a threshold query on the
-    // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
-    // Touching counts: contact within the touching tolerance of the cores' size is collision.
-    const double contact = radii + detail::touch_tolerance(md.scale());
-    const GjkOutcome g = radii > 0.0 ? gjk_tracked(md, options, GjkMode::Threshold, contact, cache)
-                                     : gjk_tracked(md, options, GjkMode::Boolean, 0.0, cache);
-    r.iterations = g.iterations;
-    r.status = g.status;
-    r.collision = g.overlap || (radii > 0.0 ? g.lower < contact : g.lower <= 0.0);
-    if (!r.collision && g.upper > 0.0) r.separating_direction = pose_a.linear() * (-g.v / g.upper);
-    return r;
-  });
+  return with_pair(
+      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+        const double radii = radius_a + radius_b;
+        // Rounded shapes collide when the cores come within the radii: a threshold query on the
+        // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
+        // Touching counts: contact within the touching tolerance of the cores' size is collision.
+        const double contact = radii + detail::touch_tolerance(md.scale());
+        const GjkOutcome g = radii > 0.0
+                                 ? gjk_tracked(md, options, GjkMode::Threshold, contact, cache)
+                                 : gjk_tracked(md, options, GjkMode::Boolean, 0.0, cache);
+        r.iterations = g.iterations;
+        r.status = g.status;
+        r.collision = g.overlap || (radii > 0.0 ? g.lower < contact : g.lower <= 0.0);
+        if (!r.collision && g.upper > 0.0)
+          r.separating_direction = pose_a.linear() * (-g.v / g.upper);
+        return r;
+      });
 }
 
-static DistanceResult distance_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-    const QueryOptions& options, WarmStart* cache) {
+static DistanceResult distance_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                    const Pose& pose_b, const QueryOptions& options,
+                                    WarmStart* cache) {
   DistanceResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     r.upper_bound = r.lower_bound = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-    const double radii = radius_a + radius_b;
-    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-    r.iterations = g.iterations;
-    r.status = g.status;
-    r.simplex_size = g.simplex.size;
-    Vec3 on_a = g.simplex.point_on_a(), on_b = g.simplex.point_on_b();
-    if (!g.overlap) set_features(md, g, radius_a, radius_b, r);
-    if (g.overlap || g.upper <= radii) {
-      r.collision = true;
-      r.distance = 0.0;
-      r.lower_bound = r.upper_bound = 0.0;
-      if (!g.overlap) {  // rounded bodies overlapping: report the cores' mid-gap points
-        const Vec3 n = -g.v / g.upper;
-        on_a += radius_a * n;
-        on_b -= radius_b * n;
-      }
-    } else {
-      const Vec3 n = -g.v / g.upper;  // from A towards B
-      on_a += radius_a * n;
-      on_b -= radius_b * n;
-      r.distance = g.upper - radii;
-      r.upper_bound = r.distance;
-      r.lower_bound = std::max(0.0, g.lower - radii);
-      r.normal = pose_a.linear() * n;
-      r.collision = r.distance <= g.touch_distance;
-    }
-    r.point_on_a = pose_a * on_a;
-    r.point_on_b = pose_a * on_b;
-    return r;
-  });
+  return with_pair(
+      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+        const double radii = radius_a + radius_b;
+        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
+        r.iterations = g.iterations;
+        r.status = g.status;
+        r.simplex_size = g.simplex.size;
+        Vec3 on_a = g.simplex.point_on_a(), on_b = g.simplex.point_on_b();
+        if (!g.overlap) set_features(md, g, radius_a, radius_b, r);
+        if (g.overlap || g.upper <= radii) {
+          r.collision = true;
+          r.distance = 0.0;
+          r.lower_bound = r.upper_bound = 0.0;
+          if (!g.overlap) {  // rounded bodies overlapping: report the cores' mid-gap points
+            const Vec3 n = -g.v / g.upper;
+            on_a += radius_a * n;
+            on_b -= radius_b * n;
+          }
+        } else {
+          const Vec3 n = -g.v / g.upper;  // from A towards B
+          on_a += radius_a * n;
+          on_b -= radius_b * n;
+          r.distance = g.upper - radii;
+          r.upper_bound = r.distance;
+          r.lower_bound = std::max(0.0, g.lower - radii);
+          r.normal = pose_a.linear() * n;
+          r.collision = r.distance <= g.touch_distance;
+        }
+        r.point_on_a = pose_a * on_a;
+        r.point_on_b = pose_a * on_b;
+        return r;
+      });
 }
 
-static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-    const QueryOptions& options, WarmStart* cache) {
+static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                          const Pose& pose_b, const QueryOptions& options,
+                                          WarmStart* cache) {
   PenetrationResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-    if (!g.overlap && g.upper > radius_a + radius_b) {
-      r.iterations = g.iterations;
-      r.status = g.status;
-      return r;  // apart: no penetration
-    }
-    return penetration_from(md, g, radius_a, radius_b, pose_a, options);
-  });
+  return with_pair(a, pose_a, b, pose_b, options, cache,
+                   [&](const auto& md, double radius_a, double radius_b) {
+                     const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
+                     if (!g.overlap && g.upper > radius_a + radius_b) {
+                       r.iterations = g.iterations;
+                       r.status = g.status;
+                       return r;  // apart: no penetration
+                     }
+                     return penetration_from(md, g, radius_a, radius_b, pose_a, options);
+                   });
 }
 
-static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-    const QueryOptions& options, WarmStart* cache) {
+static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                                 const Pose& pose_b, const QueryOptions& options,
+                                                 WarmStart* cache) {
   SignedDistanceResult r;
   if (!inputs_valid(a, pose_a, b, pose_b)) {
     r.status = Status::InvalidInput;
     r.signed_distance = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-    const double radii = radius_a + radius_b;
-    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-    if (!g.overlap && g.upper > radii) {
-      const Vec3 n = -g.v / g.upper;
-      r.signed_distance = g.upper - radii;
-      r.point_on_a = pose_a * Vec3(g.simplex.point_on_a() + radius_a * n);
-      r.point_on_b = pose_a * Vec3(g.simplex.point_on_b() - radius_b * n);
-      r.normal = pose_a.linear() * n;
-      r.iterations = g.iterations;
-      r.status = g.status;
-      return r;
-    }
-    const PenetrationResult p = penetration_from(md, g, radius_a, radius_b, pose_a, options);
-    r.signed_distance = -p.depth;
-    r.point_on_a = p.point_on_a;
-    r.point_on_b = p.point_on_b;
-    r.normal = p.normal;
-    r.iterations = p.iterations;
-    r.status = p.status;
-    return r;
-  });
+  return with_pair(
+      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+        const double radii = radius_a + radius_b;
+        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
+        if (!g.overlap && g.upper > radii) {
+          const Vec3 n = -g.v / g.upper;
+          r.signed_distance = g.upper - radii;
+          r.point_on_a = pose_a * Vec3(g.simplex.point_on_a() + radius_a * n);
+          r.point_on_b = pose_a * Vec3(g.simplex.point_on_b() - radius_b * n);
+          r.normal = pose_a.linear() * n;
+          r.iterations = g.iterations;
+          r.status = g.status;
+          return r;
+        }
+        const PenetrationResult p = penetration_from(md, g, radius_a, radius_b, pose_a, options);
+        r.signed_distance = -p.depth;
+        r.point_on_a = p.point_on_a;
+        r.point_on_b = p.point_on_b;
+        r.normal = p.normal;
+        r.iterations = p.iterations;
+        r.status = p.status;
+        return r;
+      });
 }
 
-static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-    double threshold, const QueryOptions& options, WarmStart* cache) {
+static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                        const Pose& pose_b, double threshold,
+                                        const QueryOptions& options, WarmStart* cache) {
   ThresholdResult r;
   if (!inputs_valid(a, pose_a, b, pose_b) || std::isnan(threshold)) {
     r.status = Status::InvalidInput;
     return r;
   }
-  return with_pair(a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-    const double radii = radius_a + radius_b;
-    const GjkOutcome g = gjk_tracked(md, options, GjkMode::Threshold, threshold + radii, cache);
-    r.iterations = g.iterations;
-    r.status = g.status;
-    r.lower_bound = std::max(0.0, g.lower - radii);
-    r.upper_bound = std::max(0.0, g.upper - radii);
-    r.closer = g.overlap || g.upper - radii < threshold;
-    return r;
-  });
+  return with_pair(
+      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+        const double radii = radius_a + radius_b;
+        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Threshold, threshold + radii, cache);
+        r.iterations = g.iterations;
+        r.status = g.status;
+        r.lower_bound = std::max(0.0, g.lower - radii);
+        r.upper_bound = std::max(0.0, g.upper - radii);
+        r.closer = g.overlap || g.upper - radii < threshold;
+        return r;
+      });
 }
 
 // Public entry points: cold, or warm with the pair's cache.
-CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o) {
+CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                        const QueryOptions& o) {
   return collide_impl(a, pa, b, pb, o, nullptr);
 }
-CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o,
-                        WarmStart& cache) {
+CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                        const QueryOptions& o, WarmStart& cache) {
   return collide_impl(a, pa, b, pb, o, &cache);
 }
-DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o) {
+DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                        const QueryOptions& o) {
   return distance_impl(a, pa, b, pb, o, nullptr);
 }
-DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const QueryOptions& o,
-                        WarmStart& cache) {
+DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                        const QueryOptions& o, WarmStart& cache) {
   return distance_impl(a, pa, b, pb, o, &cache);
 }
 PenetrationResult penetration(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
@@ -310,12 +331,12 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape
                                      const QueryOptions& o, WarmStart& cache) {
   return signed_distance_impl(a, pa, b, pb, o, &cache);
 }
-ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double threshold,
-                            const QueryOptions& o) {
+ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                            double threshold, const QueryOptions& o) {
   return closer_than_impl(a, pa, b, pb, threshold, o, nullptr);
 }
-ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double threshold,
-                            const QueryOptions& o, WarmStart& cache) {
+ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                            double threshold, const QueryOptions& o, WarmStart& cache) {
   return closer_than_impl(a, pa, b, pb, threshold, o, &cache);
 }
 

@@ -27,7 +27,9 @@ inline double max_edge_length(const Simplex& s) {
   double longest2 = 0.0;
   for (int i = 0; i < s.size; ++i) {
     for (int j = i + 1; j < s.size; ++j) {
-      longest2 = std::max(longest2, (s.points[static_cast<size_t>(i)].w - s.points[static_cast<size_t>(j)].w).squaredNorm());
+      longest2 = std::max(
+          longest2,
+          (s.points[static_cast<size_t>(i)].w - s.points[static_cast<size_t>(j)].w).squaredNorm());
     }
   }
   return std::sqrt(longest2);
@@ -41,7 +43,8 @@ constexpr double kDegenerateRelative = 1e-13;
 inline void apply(Simplex& s, const SubSimplex& sub, Vec3& v) {
   Simplex out;
   for (int k = 0; k < sub.count; ++k) {
-    out.points[static_cast<size_t>(k)] = s.points[static_cast<size_t>(sub.index[static_cast<size_t>(k)])];
+    out.points[static_cast<size_t>(k)] =
+        s.points[static_cast<size_t>(sub.index[static_cast<size_t>(k)])];
     out.lambda[static_cast<size_t>(k)] = sub.lambda[static_cast<size_t>(k)];
   }
   out.size = sub.count;

@@ -58,7 +58,8 @@ bool solve_johnson(Simplex& s, Vec3& v) {
     for (int i = 0; i < n; ++i) {
       if ((m >> i) & 1) {
         sub.add(i, delta[m][i] / total);
-        sub.v += sub.lambda[static_cast<size_t>(sub.count - 1)] * s.points[static_cast<size_t>(i)].w;
+        sub.v +=
+            sub.lambda[static_cast<size_t>(sub.count - 1)] * s.points[static_cast<size_t>(i)].w;
       }
     }
     sub.norm2 = sub.v.squaredNorm();

@@ -49,14 +49,16 @@ SubSimplex edge(const Simplex& s, int i, int j, SegmentWeights w) {
   const double total = w.d1 + w.d2;
   out.add(i, w.d1 / total);
   out.add(j, w.d2 / total);
-  out.v = out.lambda[0] * s.points[static_cast<size_t>(i)].w + out.lambda[1] * s.points[static_cast<size_t>(j)].w;
+  out.v = out.lambda[0] * s.points[static_cast<size_t>(i)].w +
+          out.lambda[1] * s.points[static_cast<size_t>(j)].w;
   out.norm2 = out.v.squaredNorm();
   return out;
 }
 
 // nu_compute on a segment: the seed's three sign variations of lambda.
 SubSimplex nu_segment(const Simplex& s, int i, int j) {
-  const SegmentWeights w = segment_weights(s.points[static_cast<size_t>(i)].w, s.points[static_cast<size_t>(j)].w);
+  const SegmentWeights w =
+      segment_weights(s.points[static_cast<size_t>(i)].w, s.points[static_cast<size_t>(j)].w);
   if (w.d1 + w.d2 <= 0.0) {  // coincident points
     const int both[2] = {i, j};
     return detail::nearest_vertex(s, both, 2);
@@ -66,7 +68,9 @@ SubSimplex nu_segment(const Simplex& s, int i, int j) {
   return edge(s, i, j, w);
 }
 
-SubSimplex nearest(const SubSimplex& a, const SubSimplex& b) { return b.norm2 < a.norm2 ? b : a; }
+SubSimplex nearest(const SubSimplex& a, const SubSimplex& b) {
+  return b.norm2 < a.norm2 ? b : a;
+}
 
 // nu_compute on a triangle P1 P2 P3 (positions i1, i2, i3).
 SubSimplex nu_triangle(const Simplex& s, int i1, int i2, int i3, double scale) {
@@ -115,9 +119,9 @@ SubSimplex nu_triangle(const Simplex& s, int i1, int i2, int i3, double scale) {
   if (positives == 2) {
     // Situation (B): lambda_c < 0, nu on edge ab or at its ends, regions (i)-(iii).
     const SegmentWeights wab = segment_weights(pa, pb);
-    if (wab.d2 <= 0.0) return vertex(s, a);   // (i)
-    if (wab.d1 <= 0.0) return vertex(s, b);   // (ii)
-    return edge(s, a, b, wab);                // (iii)
+    if (wab.d2 <= 0.0) return vertex(s, a);  // (i)
+    if (wab.d1 <= 0.0) return vertex(s, b);  // (ii)
+    return edge(s, a, b, wab);               // (iii)
   }
   if (positives == 1) {
     // Situation (C): lambda_c > 0 only, regions (i)-(v) around vertex c.

@@ -13,7 +13,9 @@ namespace {
 
 using detail::SubSimplex;
 
-bool same_sign(double a, double b) { return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0); }
+bool same_sign(double a, double b) {
+  return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
+}
 
 // Segment p[i0] p[i1].
 SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length) {
@@ -45,7 +47,9 @@ SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length) {
   return out;
 }
 
-SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) { return b.norm2 < a.norm2 ? b : a; }
+SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) {
+  return b.norm2 < a.norm2 ? b : a;
+}
 
 // Triangle p[i0] p[i1] p[i2].
 SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale) {
@@ -87,7 +91,9 @@ SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale) {
   return best;
 }
 
-double triple(const Vec3& x, const Vec3& y, const Vec3& z) { return x.dot(y.cross(z)); }
+double triple(const Vec3& x, const Vec3& y, const Vec3& z) {
+  return x.dot(y.cross(z));
+}
 
 }  // namespace
 
@@ -121,7 +127,8 @@ bool solve_signed_volumes(Simplex& s, Vec3& v) {
       double c[4] = {0.0, triple(-s1, e3, e4), triple(e2, -s1, e4), triple(e2, e3, -s1)};
       c[0] = det - c[1] - c[2] - c[3];
       const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale * scale * scale;
-      if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) && same_sign(det, c[3])) {
+      if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) &&
+          same_sign(det, c[3])) {
         for (int j = 0; j < 4; ++j) s.lambda[static_cast<size_t>(j)] = c[j] / det;
         v.setZero();
         return true;  // origin strictly inside the tetrahedron

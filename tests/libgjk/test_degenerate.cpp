@@ -558,7 +558,8 @@ TEST(DegenerateContact, IdenticalShapesSamePose) {
         // open rather than claim convergence, and the bracket must hold the true depth.
         // When the cap and the side nearly tie, the same holds for the cap depth: the bracket
         // must then hold the truth and the depth lie in it.
-        const gjk::PenetrationResult p = gjk::penetration(c.shape, pose, c.shape, pose, opts(solver));
+        const gjk::PenetrationResult p =
+            gjk::penetration(c.shape, pose, c.shape, pose, opts(solver));
         EXPECT_TRUE(p.collision);
         EXPECT_TRUE(p.status == Status::Converged || p.status == Status::MaxIterations)
             << gjk::to_string(p.status);
@@ -570,7 +571,8 @@ TEST(DegenerateContact, IdenticalShapesSamePose) {
           EXPECT_NEAR(p.depth, c.depth, c.tol) << "r " << r << " hl " << hl;
         }
         EXPECT_LE((p.point_on_a - p.point_on_b - p.depth * p.normal).norm(), c.tol);
-        const gjk::SignedDistanceResult sd = gjk::signed_distance(c.shape, pose, c.shape, pose, opts(solver));
+        const gjk::SignedDistanceResult sd =
+            gjk::signed_distance(c.shape, pose, c.shape, pose, opts(solver));
         EXPECT_EQ(sd.signed_distance, -p.depth);
       }
     }

@@ -20,7 +20,13 @@ class GjkEpa {
  public:
   /// Fig. 14: 0 nothing known; 1 in collision; 2 penetration known; 3 not in collision;
   /// 4 closest points known. Any setter returns to Unknown.
-  enum class State { Unknown = 0, Collision = 1, PenetrationKnown = 2, Separated = 3, ClosestPointsKnown = 4 };
+  enum class State {
+    Unknown = 0,
+    Collision = 1,
+    PenetrationKnown = 2,
+    Separated = 3,
+    ClosestPointsKnown = 4
+  };
 
   struct ClosestPoints {
     Vec3 point_on_a;
@@ -40,8 +46,10 @@ class GjkEpa {
   void set_shape_a(const std::vector<Vec3>& vertices);
   void set_shape_b(const std::vector<Vec3>& vertices);
   /// Vertices in the local frame, placed by XYZ angles (eq. 38) and the frame's position.
-  void set_shape_a_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz, const Vec3& position);
-  void set_shape_b_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz, const Vec3& position);
+  void set_shape_a_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz,
+                               const Vec3& position);
+  void set_shape_b_transformed(const std::vector<Vec3>& vertices, const Vec3& angles_xyz,
+                               const Vec3& position);
   /// Any shape with any pose (the same facade for primitives).
   void set_shape_a(const Shape& shape, const Pose& pose);
   void set_shape_b(const Shape& shape, const Pose& pose);

@@ -32,9 +32,8 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const S
 
 /// "Is the distance below `threshold`?": runs GJK only until its bounds decide the question
 /// (overlap counts as closer). Planners ask this far more often than for the exact distance.
-ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b,
-                            const Pose& pose_b, double threshold,
-                            const QueryOptions& options = {});
+ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                            double threshold, const QueryOptions& options = {});
 
 /// Warm-started versions for a tracked pair: the same answers, seeded from `cache` (the last
 /// simplex and support hints of this pair, seed 004 sections 3-4), which is updated for the next
@@ -48,8 +47,7 @@ PenetrationResult penetration(const Shape& a, const Pose& pose_a, const Shape& b
 SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b,
                                      const Pose& pose_b, const QueryOptions& options,
                                      WarmStart& cache);
-ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b,
-                            const Pose& pose_b, double threshold, const QueryOptions& options,
-                            WarmStart& cache);
+ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                            double threshold, const QueryOptions& options, WarmStart& cache);
 
 }  // namespace gjk

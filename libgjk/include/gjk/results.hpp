@@ -44,8 +44,8 @@ const char* to_string(Feature feature);
 struct QueryOptions {
   SimplexSolver solver = SimplexSolver::SignedVolumes;
   SupportMethod support = SupportMethod::Auto;
-  int max_iterations = 128;       ///< GJK iterations; the polytope case needs far fewer
-  int max_epa_iterations = 512;   ///< EPA expansions (each adds one vertex)
+  int max_iterations = 128;      ///< GJK iterations; the polytope case needs far fewer
+  int max_epa_iterations = 512;  ///< EPA expansions (each adds one vertex)
   /// Relative duality-gap tolerance: GJK stops once upper - lower <= tolerance * scale, where
   /// scale is the size of the Minkowski difference. Polytopes usually stop earlier on a
   /// repeated support vertex (seed 002 section 2), which is exact.

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -87,6 +88,7 @@ class ConvexPolytope {
   std::vector<std::array<std::uint32_t, 3>> triangles_;
   Vec3 center_ = Vec3::Zero();
   double bounding_radius_ = 0.0;
+  std::array<std::uint32_t, 26> direction_supports_{};
   int dimension_ = 0;
 };
 

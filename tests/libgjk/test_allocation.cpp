@@ -1,0 +1,84 @@
+// No heap allocation inside a query: every operator new in this binary is counted, and the
+// queries run between two readings of the counter.
+#include <gtest/gtest.h>
+
+#include "datasets.hpp"
+#include "gjk/planar.hpp"
+#include "gjk/queries.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace gjk;
+
+TEST(Allocation, QueriesDoNotAllocate) {
+  gjk::testing::Rng rng(0xa110c);
+  std::vector<Shape> shapes;
+  for (int n : {4, 12, 40, 200, 600}) {
+    shapes.emplace_back(ConvexPolytope::from_points(gjk::testing::random_polytope_points(rng, n)));
+  }
+  shapes.emplace_back(Sphere{0.4});
+  shapes.emplace_back(Box{Vec3(0.3, 0.5, 0.2)});
+  shapes.emplace_back(Capsule{0.2, 0.5});
+  shapes.emplace_back(Cylinder{0.3, 0.4});
+  shapes.emplace_back(inflated(Box{Vec3(0.3, 0.5, 0.2)}, 0.05));
+  std::vector<std::pair<Pose, Pose>> poses;
+  for (int i = 0; i < 200; ++i) poses.emplace_back(gjk::testing::random_pose(rng, 1.5), gjk::testing::random_pose(rng, 1.5));
+
+  // One round first: EPA keeps a per-thread workspace that is allocated on its first use.
+  auto run = [&](double& sink) {
+    for (const Shape& a : shapes) {
+      for (const Shape& b : shapes) {
+        WarmStart cache;
+        for (const auto& [pa, pb] : poses) {
+          for (SupportMethod m : {SupportMethod::BruteForce, SupportMethod::HillClimbing}) {
+            QueryOptions o;
+            o.support = m;
+            sink += distance(a, pa, b, pb, o).distance;
+            sink += collide(a, pa, b, pb, o).collision;
+            sink += closer_than(a, pa, b, pb, 0.1, o).closer;
+            sink += signed_distance(a, pa, b, pb, o).signed_distance;
+            sink += penetration(a, pa, b, pb, o).depth;
+            sink += distance(a, pa, b, pb, o, cache).distance;
+          }
+        }
+      }
+    }
+  };
+  double sink = 0.0;
+  run(sink);
+  const long before = g_allocations.load();
+  run(sink);
+  const long after = g_allocations.load();
+  EXPECT_EQ(after - before, 0) << "heap allocations during " << 2 * 6 * poses.size() * shapes.size() * shapes.size()
+                               << " queries (sink " << sink << ")";
+
+  const auto square = planar::ConvexPolygon::from_points({{0, 0}, {1, 0}, {1, 1}, {0, 1}});
+  const long before2 = g_allocations.load();
+  for (int i = 0; i < 1000; ++i) {
+    const auto pb = planar::make_pose(planar::Vec2(0.5 + 0.002 * i, 0.3), 0.01 * i);
+    sink += planar::distance(square, planar::Pose2::Identity(), square, pb).distance;
+    sink += planar::collide(square, planar::Pose2::Identity(), square, pb).collision;
+  }
+  EXPECT_EQ(g_allocations.load() - before2, 0);
+}
+
+}  // namespace
