@@ -32,7 +32,7 @@ enum class SupportMethod {
 
 /// Hull size from which SupportMethod::Auto climbs instead of scanning (measured crossover,
 /// docs/benchmarks.md).
-constexpr int kHillClimbingMinVertices = 32;
+constexpr int kHillClimbingMinVertices = 64;
 
 /// Feature of a body on which its witness point lies (seed 002 section 3).
 enum class Feature { Unknown, Vertex, Edge, Face, Curved };
