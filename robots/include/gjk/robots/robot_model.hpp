@@ -1,0 +1,116 @@
+// Robot model from URDF (urdfdom) with convex collision shapes, and its kinematics.
+//
+// Model / workspace split (as Pinocchio does): RobotModel is immutable after loading and shared
+// by threads; Workspace holds the per-configuration results (link poses) and belongs to one thread.
+#pragma once
+
+#include "gjk/shapes.hpp"
+
+#include <Eigen/Core>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gjk::robots {
+
+/// A URDF or configuration that cannot be used; what() names the file, element and value.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class JointType { Revolute, Continuous, Prismatic, Fixed };
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  int parent_link = -1;
+  int child_link = -1;
+  Pose origin = Pose::Identity();  ///< child frame in the parent link frame at q = 0
+  Vec3 axis = Vec3::UnitZ();       ///< unit, in the joint (child) frame
+  double lower = 0.0, upper = 0.0;  ///< position limits (continuous: -inf, +inf)
+  int q_index = -1;                 ///< position in q; -1 for fixed joints
+  double mimic_multiplier = 1.0;    ///< <mimic>: value = multiplier * q[q_index] + offset
+  double mimic_offset = 0.0;
+  bool is_mimic = false;
+};
+
+struct Link {
+  std::string name;
+  int parent_joint = -1;  ///< -1 for the root
+};
+
+/// One collision element: a convex shape fixed on a link.
+struct CollisionShape {
+  int link = -1;
+  Shape shape;
+  Pose origin = Pose::Identity();  ///< shape frame in the link frame
+  std::string description;         ///< e.g. "mesh meshes/collision/link1.stl" or "box"
+};
+
+class RobotModel {
+ public:
+  /// Loads a URDF file. `package://NAME/rest` URIs are resolved as DIR/NAME/rest for each DIR of
+  /// `package_dirs` (then as rest relative to the URDF); relative mesh paths against the URDF's
+  /// folder. Every mesh becomes a convex hull. Throws ModelError.
+  static RobotModel from_urdf_file(const std::string& path, const std::vector<std::string>& package_dirs = {});
+  /// The same from URDF text; `base_dir` resolves relative mesh paths, `name` is used in messages.
+  static RobotModel from_urdf_string(const std::string& xml, const std::string& base_dir,
+                                     const std::string& name = "<string>",
+                                     const std::vector<std::string>& package_dirs = {});
+
+  const std::string& name() const { return name_; }
+  int num_positions() const { return num_positions_; }
+  const std::vector<Link>& links() const { return links_; }
+  /// Joints in topological order: a joint's parent link is placed before it.
+  const std::vector<Joint>& joints() const { return joints_; }
+  const std::vector<CollisionShape>& collision_shapes() const { return collisions_; }
+  /// Names of the independent joints, in q order.
+  const std::vector<std::string>& position_names() const { return position_names_; }
+  Eigen::VectorXd lower_limits() const;
+  Eigen::VectorXd upper_limits() const;
+
+  /// Index of the link named `name`; throws ModelError listing nothing else when absent.
+  int link_index(const std::string& name) const;
+  /// Index of the joint named `name`; throws ModelError.
+  int joint_index(const std::string& name) const;
+
+  /// Throws ModelError when q has the wrong size, a NaN/Inf, or a value outside its joint's
+  /// limits (by more than `tolerance`), naming the joint and the value.
+  void check_configuration(const Eigen::VectorXd& q, double tolerance = 1e-9) const;
+
+ private:
+  std::string name_;
+  std::vector<Link> links_;
+  std::vector<Joint> joints_;
+  std::vector<CollisionShape> collisions_;
+  std::vector<std::string> position_names_;
+  int num_positions_ = 0;
+};
+
+/// Per-thread results of the kinematics.
+struct Workspace {
+  std::vector<Pose> link_poses;   ///< world frame, one per link
+  std::vector<Pose> joint_poses;  ///< joint frames in the world (the child frame at q)
+  explicit Workspace(const RobotModel& model)
+      : link_poses(model.links().size(), Pose::Identity()), joint_poses(model.joints().size(), Pose::Identity()) {}
+};
+
+/// Forward kinematics: every link's pose for configuration q (the root at the identity).
+/// Validates q (check_configuration) and throws ModelError on bad input.
+void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Workspace& ws);
+
+/// Geometric Jacobian of a point fixed on `link` (given in world coordinates at the current
+/// configuration, after forward_kinematics): rows 0-2 the point's linear velocity, rows 3-5 the
+/// link's angular velocity, both in the world frame, per unit of each q.
+Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model, const Workspace& ws, int link,
+                                                        const Vec3& point_world);
+
+/// World pose of a collision shape after forward_kinematics.
+inline Pose collision_pose(const RobotModel& model, const Workspace& ws, int shape_index) {
+  const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape_index)];
+  return ws.link_poses[static_cast<size_t>(c.link)] * c.origin;
+}
+
+}  // namespace gjk::robots

@@ -1,0 +1,267 @@
+// URDF loading with urdfdom: the kinematic tree in topological order, joint limits and mimics,
+// and collision elements as convex shapes (meshes through assimp and the engine's hull).
+#include "gjk/robots/robot_model.hpp"
+
+#include "gjk/robots/mesh_loader.hpp"
+
+#include <urdf_parser/urdf_parser.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+
+namespace gjk::robots {
+namespace {
+
+namespace fs = std::filesystem;
+
+Pose to_pose(const urdf::Pose& p) {
+  Pose pose = Pose::Identity();
+  double x, y, z, w;
+  p.rotation.getQuaternion(x, y, z, w);
+  pose.linear() = Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
+  pose.translation() = Vec3(p.position.x, p.position.y, p.position.z);
+  return pose;
+}
+
+std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
+                         const std::vector<std::string>& package_dirs, const std::string& where) {
+  std::string path = uri;
+  const std::string file_scheme = "file://";
+  if (path.rfind(file_scheme, 0) == 0) path = path.substr(file_scheme.size());
+  const std::string package_scheme = "package://";
+  if (path.rfind(package_scheme, 0) == 0) {
+    const std::string rest = path.substr(package_scheme.size());
+    const size_t slash = rest.find('/');
+    const std::string package = rest.substr(0, slash);
+    const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
+    for (const std::string& dir : package_dirs) {
+      const fs::path candidate = fs::path(dir) / package / inside;
+      if (fs::exists(candidate)) return candidate.string();
+      const fs::path flat = fs::path(dir) / inside;  // a search path pointing into the package
+      if (fs::exists(flat)) return flat.string();
+    }
+    const fs::path relative = fs::path(base_dir) / inside;
+    if (fs::exists(relative)) return relative.string();
+    throw ModelError(where + ": cannot resolve '" + uri + "' (package '" + package +
+                     "' not found under the package search path; give it to from_urdf_file)");
+  }
+  const fs::path p(path);
+  const fs::path resolved = p.is_absolute() ? p : fs::path(base_dir) / p;
+  if (!fs::exists(resolved)) throw ModelError(where + ": mesh file '" + resolved.string() + "' does not exist");
+  return resolved.string();
+}
+
+}  // namespace
+
+RobotModel RobotModel::from_urdf_file(const std::string& path, const std::vector<std::string>& package_dirs) {
+  std::ifstream in(path);
+  if (!in) throw ModelError("URDF '" + path + "': cannot open the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return from_urdf_string(text.str(), fs::path(path).parent_path().string(), path, package_dirs);
+}
+
+RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::string& base_dir,
+                                        const std::string& name, const std::vector<std::string>& package_dirs) {
+  const urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
+  if (!urdf_model) {
+    throw ModelError("URDF '" + name +
+                     "': urdfdom could not parse it (malformed XML, unknown joint type, missing "
+                     "link or joint reference; urdfdom's own message is on stderr)");
+  }
+  const urdf::LinkConstSharedPtr root = urdf_model->getRoot();
+  if (!root) throw ModelError("URDF '" + name + "': no root link");
+
+  RobotModel model;
+  model.name_ = urdf_model->getName();
+  std::unordered_map<std::string, int> link_ids;
+  std::unordered_map<std::string, int> joint_ids;
+  std::vector<urdf::LinkConstSharedPtr> ordered;  // links in topological order
+  std::vector<urdf::LinkConstSharedPtr> stack{root};
+  while (!stack.empty()) {
+    urdf::LinkConstSharedPtr link = stack.back();
+    stack.pop_back();
+    link_ids[link->name] = static_cast<int>(ordered.size());
+    ordered.push_back(link);
+    // Children reversed so that the first child is visited first (stable, readable order).
+    for (auto it = link->child_links.rbegin(); it != link->child_links.rend(); ++it) stack.push_back(*it);
+  }
+  for (const auto& link : ordered) model.links_.push_back(Link{link->name, -1});
+
+  // Joints in the order of their child links (parents come first).
+  std::vector<urdf::JointConstSharedPtr> mimics;
+  for (size_t i = 1; i < ordered.size(); ++i) {
+    const urdf::JointConstSharedPtr uj = ordered[i]->parent_joint;
+    if (!uj) throw ModelError("URDF '" + name + "': link '" + ordered[i]->name + "' has no parent joint");
+    const std::string where = "URDF '" + name + "', joint '" + uj->name + "'";
+    Joint j;
+    j.name = uj->name;
+    j.parent_link = link_ids.at(uj->parent_link_name);
+    j.child_link = link_ids.at(uj->child_link_name);
+    j.origin = to_pose(uj->parent_to_joint_origin_transform);
+    const Vec3 axis(uj->axis.x, uj->axis.y, uj->axis.z);
+    switch (uj->type) {
+      case urdf::Joint::REVOLUTE: j.type = JointType::Revolute; break;
+      case urdf::Joint::CONTINUOUS: j.type = JointType::Continuous; break;
+      case urdf::Joint::PRISMATIC: j.type = JointType::Prismatic; break;
+      case urdf::Joint::FIXED: j.type = JointType::Fixed; break;
+      case urdf::Joint::FLOATING: throw ModelError(where + ": joint type 'floating' is not supported");
+      case urdf::Joint::PLANAR: throw ModelError(where + ": joint type 'planar' is not supported");
+      default: throw ModelError(where + ": unknown joint type");
+    }
+    if (j.type != JointType::Fixed) {
+      if (!axis.allFinite() || axis.norm() < 1e-12) {
+        std::ostringstream msg;
+        msg << where << ": axis (" << axis.transpose() << ") is not a direction";
+        throw ModelError(msg.str());
+      }
+      j.axis = axis.normalized();
+    }
+    if (j.type == JointType::Continuous) {
+      j.lower = -std::numeric_limits<double>::infinity();
+      j.upper = std::numeric_limits<double>::infinity();
+    } else if (j.type != JointType::Fixed) {
+      if (!uj->limits) throw ModelError(where + ": <limit> is required for a revolute or prismatic joint");
+      j.lower = uj->limits->lower;
+      j.upper = uj->limits->upper;
+      if (!(j.lower <= j.upper)) {
+        std::ostringstream msg;
+        msg << where << ": limit lower " << j.lower << " > upper " << j.upper;
+        throw ModelError(msg.str());
+      }
+    }
+    if (j.type != JointType::Fixed && uj->mimic) {
+      j.is_mimic = true;
+      j.mimic_multiplier = uj->mimic->multiplier;
+      j.mimic_offset = uj->mimic->offset;
+      mimics.push_back(uj);
+    }
+    model.links_[static_cast<size_t>(j.child_link)].parent_joint = static_cast<int>(model.joints_.size());
+    joint_ids[j.name] = static_cast<int>(model.joints_.size());
+    model.joints_.push_back(j);
+  }
+  for (Joint& j : model.joints_) {
+    if (j.type != JointType::Fixed && !j.is_mimic) {
+      j.q_index = model.num_positions_++;
+      model.position_names_.push_back(j.name);
+    }
+  }
+  for (const auto& uj : mimics) {
+    Joint& j = model.joints_[static_cast<size_t>(joint_ids.at(uj->name))];
+    const auto target = joint_ids.find(uj->mimic->joint_name);
+    if (target == joint_ids.end() || model.joints_[static_cast<size_t>(target->second)].q_index < 0) {
+      throw ModelError("URDF '" + name + "', joint '" + j.name + "': mimics '" + uj->mimic->joint_name +
+                       "', which is not an independent joint of this model");
+    }
+    j.q_index = model.joints_[static_cast<size_t>(target->second)].q_index;
+  }
+
+  // Collision elements.
+  for (size_t li = 0; li < ordered.size(); ++li) {
+    const auto& link = ordered[li];
+    size_t k = 0;
+    for (const urdf::CollisionSharedPtr& c : link->collision_array) {
+      const std::string where = "URDF '" + name + "', link '" + link->name + "', collision " + std::to_string(k++);
+      if (!c || !c->geometry) throw ModelError(where + ": no geometry");
+      CollisionShape shape;
+      shape.link = static_cast<int>(li);
+      shape.origin = to_pose(c->origin);
+      switch (c->geometry->type) {
+        case urdf::Geometry::SPHERE: {
+          const auto& s = static_cast<const urdf::Sphere&>(*c->geometry);
+          shape.shape = Sphere{s.radius};
+          shape.description = "sphere";
+          break;
+        }
+        case urdf::Geometry::BOX: {
+          const auto& b = static_cast<const urdf::Box&>(*c->geometry);
+          shape.shape = Box{0.5 * Vec3(b.dim.x, b.dim.y, b.dim.z)};
+          shape.description = "box";
+          break;
+        }
+        case urdf::Geometry::CYLINDER: {
+          const auto& cy = static_cast<const urdf::Cylinder&>(*c->geometry);
+          shape.shape = Cylinder{cy.radius, 0.5 * cy.length};
+          shape.description = "cylinder";
+          break;
+        }
+        case urdf::Geometry::MESH: {
+          const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
+          const std::string file = resolve_mesh(m.filename, base_dir, package_dirs, where);
+          try {
+            shape.shape = load_convex_mesh(file, Vec3(m.scale.x, m.scale.y, m.scale.z));
+          } catch (const std::exception& e) {
+            throw ModelError(where + ": " + e.what());
+          }
+          shape.description = "mesh " + m.filename;
+          break;
+        }
+        default: throw ModelError(where + ": unsupported geometry type");
+      }
+      try {
+        validate(shape.shape);
+      } catch (const std::invalid_argument& e) {
+        throw ModelError(where + ": " + e.what());
+      }
+      model.collisions_.push_back(std::move(shape));
+    }
+  }
+  return model;
+}
+
+Eigen::VectorXd RobotModel::lower_limits() const {
+  Eigen::VectorXd l(num_positions_);
+  for (const Joint& j : joints_) {
+    if (j.q_index >= 0 && !j.is_mimic) l[j.q_index] = j.lower;
+  }
+  return l;
+}
+
+Eigen::VectorXd RobotModel::upper_limits() const {
+  Eigen::VectorXd u(num_positions_);
+  for (const Joint& j : joints_) {
+    if (j.q_index >= 0 && !j.is_mimic) u[j.q_index] = j.upper;
+  }
+  return u;
+}
+
+int RobotModel::link_index(const std::string& link_name) const {
+  for (size_t i = 0; i < links_.size(); ++i) {
+    if (links_[i].name == link_name) return static_cast<int>(i);
+  }
+  throw ModelError("robot '" + name_ + "': no link named '" + link_name + "'");
+}
+
+int RobotModel::joint_index(const std::string& joint_name) const {
+  for (size_t i = 0; i < joints_.size(); ++i) {
+    if (joints_[i].name == joint_name) return static_cast<int>(i);
+  }
+  throw ModelError("robot '" + name_ + "': no joint named '" + joint_name + "'");
+}
+
+void RobotModel::check_configuration(const Eigen::VectorXd& q, double tolerance) const {
+  if (q.size() != num_positions_) {
+    throw ModelError("robot '" + name_ + "': configuration has " + std::to_string(q.size()) + " values, expected " +
+                     std::to_string(num_positions_));
+  }
+  for (const Joint& j : joints_) {
+    if (j.q_index < 0 || j.is_mimic) continue;
+    const double value = q[j.q_index];
+    if (!std::isfinite(value) || value < j.lower - tolerance || value > j.upper + tolerance) {
+      std::ostringstream msg;
+      msg << "robot '" << name_ << "': joint '" << j.name << "' (q[" << j.q_index << "]) = " << value;
+      if (!std::isfinite(value)) {
+        msg << " is not finite";
+      } else {
+        msg << " is outside its limits [" << j.lower << ", " << j.upper << "]";
+      }
+      throw ModelError(msg.str());
+    }
+  }
+}
+
+}  // namespace gjk::robots

@@ -1,0 +1,443 @@
+// Scene loading (format: robots/scenes/README.md). Every problem becomes a SceneError naming the
+// file, the 1-based line and the field path; no input makes the loader crash or return garbage.
+#include "gjk/robots/scene.hpp"
+
+#include "gjk/gjk_epa.hpp"
+#include "gjk/robots/mesh_loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gjk::robots {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kCommonKeys = {"name",     "type",         "inflation", "position",
+                                              "rotation_xyz", "rpy", "quaternion"};
+const std::map<std::string, std::vector<std::string>> kTypeKeys = {
+    {"box", {"half_extents"}},
+    {"sphere", {"radius"}},
+    {"capsule", {"radius", "half_length"}},
+    {"cylinder", {"radius", "half_length"}},
+    {"pyramid", {"base", "apex"}},
+    {"convex", {"points"}},
+    {"mesh", {"file", "scale"}},
+};
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+/// What a node is, for "expected X, got Y" messages.
+std::string describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Undefined:
+    case YAML::NodeType::Null:
+      return "nothing";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Scalar: {
+      std::string text = node.Scalar();
+      if (text.size() > 40) text = text.substr(0, 37) + "...";
+      return "'" + text + "'";
+    }
+  }
+  return "something else";
+}
+
+class Parser {
+ public:
+  Parser(std::string name, std::string base_dir)
+      : name_(std::move(name)), base_dir_(std::move(base_dir)) {}
+
+  Scene parse(const std::string& text) {
+    std::vector<YAML::Node> documents;
+    try {
+      documents = YAML::LoadAll(text);
+    } catch (const YAML::Exception& e) {  // ParserException and the rest, with their mark
+      fail(e.mark, "", "YAML syntax error: " + e.msg);
+    }
+    if (documents.empty() || documents[0].IsNull()) {
+      fail(YAML::Mark(), "", "empty scene: expected a map with an 'obstacles' list");
+    }
+    if (documents.size() > 1) {
+      fail(documents[1].Mark(), "", "expected one YAML document, got " +
+                                        std::to_string(documents.size()));
+    }
+    const YAML::Node root = documents[0];
+    if (!root.IsMap()) {
+      fail(root.Mark(), "", "expected a map with an 'obstacles' list, got " + describe(root));
+    }
+    check_keys(root, "", {"obstacles"});
+    const YAML::Node list = root["obstacles"];
+    if (!list) fail(root.Mark(), "obstacles", "missing (use 'obstacles: []' for an empty scene)");
+    if (!list.IsSequence()) {
+      fail(mark(list, root), "obstacles", "expected a list of obstacles, got " + describe(list));
+    }
+    Scene scene;
+    std::map<std::string, int> first_line;  // obstacle name -> line where it was defined
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = "obstacles[" + std::to_string(i) + "]";
+      scene.obstacles.push_back(obstacle(list[i], list, path));
+      const YAML::Node name_node = list[i]["name"];
+      const auto [it, inserted] =
+          first_line.emplace(scene.obstacles.back().name, mark(name_node, list[i]).line + 1);
+      if (!inserted) {
+        fail(mark(name_node, list[i]), path + ".name",
+             "duplicate obstacle name '" + scene.obstacles.back().name + "' (first used on line " +
+                 std::to_string(it->second) + ")");
+      }
+    }
+    return scene;
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Mark& at, const std::string& path,
+                         const std::string& message) const {
+    std::string text = name_ + ":" + std::to_string(at.line >= 0 ? at.line + 1 : 1) + ": ";
+    if (!path.empty()) text += path + ": ";
+    throw SceneError(text + message);
+  }
+
+  /// The node's position, or its parent's when the node has none (missing or synthesised).
+  static YAML::Mark mark(const YAML::Node& node, const YAML::Node& parent) {
+    if (node && node.Mark().line >= 0) return node.Mark();
+    return parent.Mark();
+  }
+
+  /// Rejects keys outside `allowed`, non-scalar keys and repeated keys.
+  void check_keys(const YAML::Node& map, const std::string& path,
+                  const std::vector<std::string>& allowed) const {
+    std::set<std::string> seen;
+    const std::string prefix = path.empty() ? "" : path + ".";
+    for (const auto& entry : map) {
+      const YAML::Node& key = entry.first;
+      if (!key.IsScalar()) fail(mark(key, map), path, "keys must be plain names, got " + describe(key));
+      const std::string& k = key.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        fail(mark(key, map), prefix + k, "unknown key (allowed here: " + join(allowed) + ")");
+      }
+      if (!seen.insert(k).second) fail(mark(key, map), prefix + k, "key given twice");
+    }
+  }
+
+  double number(const YAML::Node& node, const YAML::Node& parent, const std::string& path) const {
+    if (!node) fail(parent.Mark(), path, "missing");
+    if (!node.IsScalar()) fail(mark(node, parent), path, "expected a number, got " + describe(node));
+    const std::string& text = node.Scalar();
+    std::string lower = text;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == ".inf" || lower == "+.inf" || lower == "-.inf" || lower == ".nan") {
+      fail(mark(node, parent), path, "must be finite, got " + text);
+    }
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(begin, &end);
+    if (text.empty() || end != begin + text.size()) {
+      fail(mark(node, parent), path, "expected a number, got " + describe(node));
+    }
+    if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0)) {
+      fail(mark(node, parent), path, "must be finite, got " + text);
+    }
+    return value;
+  }
+
+  double non_negative(const YAML::Node& node, const YAML::Node& parent,
+                      const std::string& path) const {
+    const double value = number(node, parent, path);
+    if (value < 0.0) fail(mark(node, parent), path, "must be >= 0, got " + node.Scalar());
+    return value;
+  }
+
+  Vec3 vec3(const YAML::Node& node, const YAML::Node& parent, const std::string& path) const {
+    if (!node) fail(parent.Mark(), path, "missing");
+    if (!node.IsSequence()) {
+      fail(mark(node, parent), path, "expected a list of 3 numbers, got " + describe(node));
+    }
+    if (node.size() != 3) {
+      fail(mark(node, parent), path,
+           "expected 3 numbers, got " + std::to_string(node.size()));
+    }
+    Vec3 v;
+    for (std::size_t i = 0; i < 3; ++i) {
+      v[static_cast<Eigen::Index>(i)] = number(node[i], node, path + "[" + std::to_string(i) + "]");
+    }
+    return v;
+  }
+
+  std::vector<Vec3> points(const YAML::Node& node, const YAML::Node& parent,
+                           const std::string& path, std::size_t min_count) const {
+    if (!node) fail(parent.Mark(), path, "missing");
+    if (!node.IsSequence()) {
+      fail(mark(node, parent), path, "expected a list of points [x, y, z], got " + describe(node));
+    }
+    if (node.size() < min_count) {
+      fail(mark(node, parent), path,
+           "expected at least " + std::to_string(min_count) + " points, got " +
+               std::to_string(node.size()));
+    }
+    std::vector<Vec3> out;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      out.push_back(vec3(node[i], node, path + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+  }
+
+  Obstacle obstacle(const YAML::Node& node, const YAML::Node& parent, const std::string& path) {
+    if (!node.IsMap()) {
+      fail(mark(node, parent), path, "expected an obstacle (a map), got " + describe(node));
+    }
+    // The type decides which keys are allowed, so read it first.
+    const YAML::Node type_node = node["type"];
+    if (!type_node) fail(node.Mark(), path + ".type", "missing");
+    const auto type_it = type_node.IsScalar() ? kTypeKeys.find(type_node.Scalar()) : kTypeKeys.end();
+    if (type_it == kTypeKeys.end()) {
+      std::vector<std::string> types;
+      for (const auto& entry : kTypeKeys) types.push_back(entry.first);
+      fail(mark(type_node, node), path + ".type",
+           "unknown obstacle type " + describe(type_node) + " (known: " + join(types) + ")");
+    }
+    const std::string& type = type_it->first;
+    std::vector<std::string> allowed = kCommonKeys;
+    allowed.insert(allowed.end(), type_it->second.begin(), type_it->second.end());
+    check_keys(node, path, allowed);
+
+    Obstacle obstacle;
+    const YAML::Node name = node["name"];
+    if (!name) fail(node.Mark(), path + ".name", "missing");
+    if (!name.IsScalar() || name.Scalar().empty()) {
+      fail(mark(name, node), path + ".name", "expected a non-empty name, got " + describe(name));
+    }
+    obstacle.name = name.Scalar();
+
+    const std::string p = path + ".";
+    if (type == "box") {
+      const Vec3 half = vec3(node["half_extents"], node, p + "half_extents");
+      for (int i = 0; i < 3; ++i) {
+        if (half[i] < 0.0) {
+          fail(mark(node["half_extents"], node), p + "half_extents",
+               "must be >= 0, got a negative component");
+        }
+      }
+      obstacle.shape = Box{half};
+    } else if (type == "sphere") {
+      obstacle.shape = Sphere{non_negative(node["radius"], node, p + "radius")};
+    } else if (type == "capsule") {
+      obstacle.shape = Capsule{non_negative(node["radius"], node, p + "radius"),
+                               non_negative(node["half_length"], node, p + "half_length")};
+    } else if (type == "cylinder") {
+      obstacle.shape = Cylinder{non_negative(node["radius"], node, p + "radius"),
+                                non_negative(node["half_length"], node, p + "half_length")};
+    } else if (type == "pyramid") {
+      obstacle.shape = pyramid(node, path);
+    } else if (type == "convex") {
+      const std::vector<Vec3> pts = points(node["points"], node, p + "points", 4);
+      ConvexPolytope hull = hull_of(pts, mark(node["points"], node), p + "points");
+      if (hull.dimension() < 3) {
+        fail(mark(node["points"], node), p + "points",
+             "points are coplanar (or collinear): a convex obstacle needs volume");
+      }
+      obstacle.shape = std::move(hull);
+    } else {  // mesh
+      obstacle.shape = mesh(node, path);
+    }
+
+    if (const YAML::Node inflation = node["inflation"]) {
+      obstacle.shape.inflation = non_negative(inflation, node, p + "inflation");
+    }
+    obstacle.pose = pose(node, path);
+    try {
+      validate(obstacle.shape);
+    } catch (const std::invalid_argument& e) {  // belt and braces: the checks above should cover it
+      fail(node.Mark(), path, e.what());
+    }
+    return obstacle;
+  }
+
+  ConvexPolytope hull_of(const std::vector<Vec3>& pts, const YAML::Mark& at,
+                         const std::string& path) const {
+    try {
+      return ConvexPolytope::from_points(pts);
+    } catch (const std::exception& e) {
+      fail(at, path, std::string("cannot build the convex hull: ") + e.what());
+    }
+  }
+
+  ConvexPolytope pyramid(const YAML::Node& node, const std::string& path) const {
+    const YAML::Node base_node = node["base"];
+    const std::vector<Vec3> base = points(base_node, node, path + ".base", 3);
+    const Vec3 apex = vec3(node["apex"], node, path + ".apex");
+    const YAML::Mark base_mark = mark(base_node, node);
+
+    double size = (apex - base[0]).norm();
+    for (const Vec3& b : base) size = std::max(size, (b - base[0]).norm());
+    if (!(size > 0.0) || !std::isfinite(size)) {
+      fail(base_mark, path + ".base", "degenerate pyramid: all points coincide");
+    }
+    const double tol = 1e-9 * size;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      for (std::size_t j = i + 1; j < base.size(); ++j) {
+        if ((base[i] - base[j]).norm() <= tol) {
+          fail(base_mark, path + ".base",
+               "base points " + std::to_string(i) + " and " + std::to_string(j) + " coincide");
+        }
+      }
+    }
+    // Base plane: the normal of the largest triangle fan from base[0] (robust to near-collinear
+    // leading points).
+    Vec3 normal = Vec3::Zero();
+    for (std::size_t i = 1; i + 1 < base.size(); ++i) {
+      for (std::size_t j = i + 1; j < base.size(); ++j) {
+        const Vec3 n = (base[i] - base[0]).cross(base[j] - base[0]);
+        if (n.norm() > normal.norm()) normal = n;
+      }
+    }
+    if (normal.norm() <= 1e-12 * size * size) {
+      fail(base_mark, path + ".base", "degenerate pyramid: base points are collinear");
+    }
+    normal.normalize();
+    const double flat_tol = 1e-6 * size;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      if (std::abs(normal.dot(base[i] - base[0])) > flat_tol) {
+        fail(mark(base_node[i], base_node), path + ".base[" + std::to_string(i) + "]",
+             "base points are not coplanar");
+      }
+    }
+    if (std::abs(normal.dot(apex - base[0])) <= flat_tol) {
+      fail(mark(node["apex"], node), path + ".apex", "degenerate pyramid: apex lies in the base plane");
+    }
+    std::vector<Vec3> all = base;
+    all.push_back(apex);
+    ConvexPolytope hull = hull_of(all, base_mark, path);
+    // A base point that is not a hull vertex lies inside the others: the polygon is not convex.
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      const bool is_vertex =
+          std::any_of(hull.vertices().begin(), hull.vertices().end(),
+                      [&](const Vec3& v) { return (v - base[i]).norm() <= flat_tol; });
+      if (!is_vertex) {
+        fail(mark(base_node[i], base_node), path + ".base[" + std::to_string(i) + "]",
+             "base polygon is not convex (this point lies inside the others' hull)");
+      }
+    }
+    return hull;
+  }
+
+  ConvexPolytope mesh(const YAML::Node& node, const std::string& path) const {
+    const YAML::Node file = node["file"];
+    if (!file) fail(node.Mark(), path + ".file", "missing");
+    if (!file.IsScalar() || file.Scalar().empty()) {
+      fail(mark(file, node), path + ".file", "expected a file name, got " + describe(file));
+    }
+    fs::path mesh_path(file.Scalar());
+    if (mesh_path.is_relative() && !base_dir_.empty()) mesh_path = fs::path(base_dir_) / mesh_path;
+    std::error_code ec;
+    if (!fs::is_regular_file(mesh_path, ec)) {
+      fail(mark(file, node), path + ".file", "mesh file '" + mesh_path.string() + "' not found");
+    }
+    Vec3 scale = Vec3::Ones();
+    if (const YAML::Node s = node["scale"]) {
+      scale = s.IsSequence() ? vec3(s, node, path + ".scale")
+                             : Vec3::Constant(number(s, node, path + ".scale"));
+      if ((scale.array() <= 0.0).any()) {
+        fail(mark(s, node), path + ".scale", "must be > 0");
+      }
+    }
+    try {
+      return load_convex_mesh(mesh_path.string(), scale);
+    } catch (const std::exception& e) {
+      fail(mark(file, node), path + ".file", e.what());
+    }
+  }
+
+  Pose pose(const YAML::Node& node, const std::string& path) const {
+    Pose pose = Pose::Identity();
+    if (const YAML::Node position = node["position"]) {
+      pose.translation() = vec3(position, node, path + ".position");
+    }
+    std::string given;  // the rotation key already seen
+    for (const char* key : {"rotation_xyz", "rpy", "quaternion"}) {
+      const YAML::Node value = node[key];
+      if (!value) continue;
+      const std::string field = path + "." + key;
+      if (!given.empty()) {
+        fail(mark(value, node), field,
+             "give at most one of rotation_xyz, rpy, quaternion (" + given + " is also given)");
+      }
+      given = key;
+      if (given == "rotation_xyz") {
+        const Vec3 a = vec3(value, node, field);
+        pose.linear() = rotation_xyz(a.x(), a.y(), a.z());
+      } else if (given == "rpy") {
+        const Vec3 a = vec3(value, node, field);
+        pose.linear() = (Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) *
+                         Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
+                         Eigen::AngleAxisd(a.x(), Vec3::UnitX()))
+                            .toRotationMatrix();
+      } else {
+        if (!value.IsSequence() || value.size() != 4) {
+          fail(mark(value, node), field,
+               value.IsSequence() ? "expected 4 numbers [w, x, y, z], got " +
+                                        std::to_string(value.size())
+                                  : "expected a list of 4 numbers [w, x, y, z], got " +
+                                        describe(value));
+        }
+        double q[4];
+        for (std::size_t i = 0; i < 4; ++i) {
+          q[i] = number(value[i], value, field + "[" + std::to_string(i) + "]");
+        }
+        Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
+        const double norm = quat.norm();
+        if (!(norm > 1e-12) || !std::isfinite(norm)) {
+          fail(mark(value, node), field, "quaternion has zero length");
+        }
+        quat.coeffs() /= norm;
+        pose.linear() = quat.toRotationMatrix();
+      }
+    }
+    return pose;
+  }
+
+  std::string name_;
+  std::string base_dir_;
+};
+
+}  // namespace
+
+Scene parse_scene(const std::string& yaml_text, const std::string& name,
+                  const std::string& base_dir) {
+  return Parser(name, base_dir).parse(yaml_text);
+}
+
+Scene load_scene(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw SceneError(path + ": is a directory, not a scene file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot open scene file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw SceneError(path + ": cannot read scene file");
+  std::string base_dir = fs::path(path).parent_path().string();
+  if (base_dir.empty()) base_dir = ".";
+  return parse_scene(text.str(), path, base_dir);
+}
+
+}  // namespace gjk::robots
