@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev       # tests, benchmarks
   clang-format                        # style check in CI
   libfcl-dev libccd-dev libbullet-dev libbox2d-dev  # peers in the benchmark
+  liburdfdom-dev libassimp-dev libyaml-cpp-dev      # robots: URDF, meshes, scenes
 )
 
 missing=()

@@ -19,11 +19,21 @@ void* operator new(std::size_t size) {
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
-void* operator new[](std::size_t size) { return operator new(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void* operator new[](std::size_t size) {
+  return operator new(size);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
 
 namespace {
 
@@ -41,7 +51,8 @@ TEST(Allocation, QueriesDoNotAllocate) {
   shapes.emplace_back(Cylinder{0.3, 0.4});
   shapes.emplace_back(inflated(Box{Vec3(0.3, 0.5, 0.2)}, 0.05));
   std::vector<std::pair<Pose, Pose>> poses;
-  for (int i = 0; i < 200; ++i) poses.emplace_back(gjk::testing::random_pose(rng, 1.5), gjk::testing::random_pose(rng, 1.5));
+  for (int i = 0; i < 200; ++i)
+    poses.emplace_back(gjk::testing::random_pose(rng, 1.5), gjk::testing::random_pose(rng, 1.5));
 
   // One round first: EPA keeps a per-thread workspace that is allocated on its first use.
   auto run = [&](double& sink) {
@@ -68,7 +79,8 @@ TEST(Allocation, QueriesDoNotAllocate) {
   const long before = g_allocations.load();
   run(sink);
   const long after = g_allocations.load();
-  EXPECT_EQ(after - before, 0) << "heap allocations during " << 2 * 6 * poses.size() * shapes.size() * shapes.size()
+  EXPECT_EQ(after - before, 0) << "heap allocations during "
+                               << 2 * 6 * poses.size() * shapes.size() * shapes.size()
                                << " queries (sink " << sink << ")";
 
   const auto square = planar::ConvexPolygon::from_points({{0, 0}, {1, 0}, {1, 1}, {0, 1}});
