@@ -28,13 +28,16 @@ void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Works
   }
 }
 
-Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model, const Workspace& ws, int link,
+Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
+                                                        const Workspace& ws, int link,
                                                         const Vec3& point_world) {
-  Eigen::Matrix<double, 6, Eigen::Dynamic> jac = Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.num_positions());
+  Eigen::Matrix<double, 6, Eigen::Dynamic> jac =
+      Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.num_positions());
   const auto& joints = model.joints();
   // Walk from the link up to the root: every moving joint on the way moves the point.
   for (int ji = model.links()[static_cast<size_t>(link)].parent_joint; ji >= 0;
-       ji = model.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)].parent_joint) {
+       ji = model.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)]
+                .parent_joint) {
     const Joint& j = joints[static_cast<size_t>(ji)];
     if (j.type == JointType::Fixed) continue;
     const Pose& frame = ws.joint_poses[static_cast<size_t>(ji)];

@@ -16,13 +16,15 @@ void collect(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent
   const aiMatrix4x4 transform = parent * node->mTransformation;
   for (unsigned m = 0; m < node->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[node->mMeshes[m]];
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) triangles += mesh->mFaces[f].mNumIndices >= 3 ? 1 : 0;
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f)
+      triangles += mesh->mFaces[f].mNumIndices >= 3 ? 1 : 0;
     for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
       const aiVector3D p = transform * mesh->mVertices[v];
       points.emplace_back(p.x, p.y, p.z);
     }
   }
-  for (unsigned c = 0; c < node->mNumChildren; ++c) collect(scene, node->mChildren[c], transform, points, triangles);
+  for (unsigned c = 0; c < node->mNumChildren; ++c)
+    collect(scene, node->mChildren[c], transform, points, triangles);
 }
 
 }  // namespace
@@ -33,17 +35,21 @@ ConvexPolytope load_convex_mesh(const std::string& path, const Vec3& scale) {
   }
   Assimp::Importer importer;
   // Keep only what the hull needs: positions. Joining identical vertices shrinks the hull input.
-  const aiScene* scene = importer.ReadFile(path, aiProcess_JoinIdenticalVertices | aiProcess_Triangulate);
+  const aiScene* scene =
+      importer.ReadFile(path, aiProcess_JoinIdenticalVertices | aiProcess_Triangulate);
   if (scene == nullptr || scene->mRootNode == nullptr) {
-    throw std::runtime_error("mesh '" + path + "': cannot read (" + importer.GetErrorString() + ")");
+    throw std::runtime_error("mesh '" + path + "': cannot read (" + importer.GetErrorString() +
+                             ")");
   }
   std::vector<Vec3> points;
   std::size_t triangles = 0;
   collect(scene, scene->mRootNode, aiMatrix4x4(), points, triangles);
-  if (triangles == 0 || points.empty()) throw std::runtime_error("mesh '" + path + "': no triangles");
+  if (triangles == 0 || points.empty())
+    throw std::runtime_error("mesh '" + path + "': no triangles");
   for (Vec3& p : points) {
     p = p.cwiseProduct(scale);
-    if (!p.allFinite()) throw std::runtime_error("mesh '" + path + "': non-finite vertex coordinate");
+    if (!p.allFinite())
+      throw std::runtime_error("mesh '" + path + "': non-finite vertex coordinate");
   }
   return ConvexPolytope::from_points(points);
 }

@@ -51,13 +51,15 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
   }
   const fs::path p(path);
   const fs::path resolved = p.is_absolute() ? p : fs::path(base_dir) / p;
-  if (!fs::exists(resolved)) throw ModelError(where + ": mesh file '" + resolved.string() + "' does not exist");
+  if (!fs::exists(resolved))
+    throw ModelError(where + ": mesh file '" + resolved.string() + "' does not exist");
   return resolved.string();
 }
 
 }  // namespace
 
-RobotModel RobotModel::from_urdf_file(const std::string& path, const std::vector<std::string>& package_dirs) {
+RobotModel RobotModel::from_urdf_file(const std::string& path,
+                                      const std::vector<std::string>& package_dirs) {
   std::ifstream in(path);
   if (!in) throw ModelError("URDF '" + path + "': cannot open the file");
   std::stringstream text;
@@ -66,7 +68,8 @@ RobotModel RobotModel::from_urdf_file(const std::string& path, const std::vector
 }
 
 RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::string& base_dir,
-                                        const std::string& name, const std::vector<std::string>& package_dirs) {
+                                        const std::string& name,
+                                        const std::vector<std::string>& package_dirs) {
   const urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
   if (!urdf_model) {
     throw ModelError("URDF '" + name +
@@ -88,7 +91,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     link_ids[link->name] = static_cast<int>(ordered.size());
     ordered.push_back(link);
     // Children reversed so that the first child is visited first (stable, readable order).
-    for (auto it = link->child_links.rbegin(); it != link->child_links.rend(); ++it) stack.push_back(*it);
+    for (auto it = link->child_links.rbegin(); it != link->child_links.rend(); ++it)
+      stack.push_back(*it);
   }
   for (const auto& link : ordered) model.links_.push_back(Link{link->name, -1});
 
@@ -96,7 +100,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
   std::vector<urdf::JointConstSharedPtr> mimics;
   for (size_t i = 1; i < ordered.size(); ++i) {
     const urdf::JointConstSharedPtr uj = ordered[i]->parent_joint;
-    if (!uj) throw ModelError("URDF '" + name + "': link '" + ordered[i]->name + "' has no parent joint");
+    if (!uj)
+      throw ModelError("URDF '" + name + "': link '" + ordered[i]->name + "' has no parent joint");
     const std::string where = "URDF '" + name + "', joint '" + uj->name + "'";
     Joint j;
     j.name = uj->name;
@@ -105,13 +110,24 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     j.origin = to_pose(uj->parent_to_joint_origin_transform);
     const Vec3 axis(uj->axis.x, uj->axis.y, uj->axis.z);
     switch (uj->type) {
-      case urdf::Joint::REVOLUTE: j.type = JointType::Revolute; break;
-      case urdf::Joint::CONTINUOUS: j.type = JointType::Continuous; break;
-      case urdf::Joint::PRISMATIC: j.type = JointType::Prismatic; break;
-      case urdf::Joint::FIXED: j.type = JointType::Fixed; break;
-      case urdf::Joint::FLOATING: throw ModelError(where + ": joint type 'floating' is not supported");
-      case urdf::Joint::PLANAR: throw ModelError(where + ": joint type 'planar' is not supported");
-      default: throw ModelError(where + ": unknown joint type");
+      case urdf::Joint::REVOLUTE:
+        j.type = JointType::Revolute;
+        break;
+      case urdf::Joint::CONTINUOUS:
+        j.type = JointType::Continuous;
+        break;
+      case urdf::Joint::PRISMATIC:
+        j.type = JointType::Prismatic;
+        break;
+      case urdf::Joint::FIXED:
+        j.type = JointType::Fixed;
+        break;
+      case urdf::Joint::FLOATING:
+        throw ModelError(where + ": joint type 'floating' is not supported");
+      case urdf::Joint::PLANAR:
+        throw ModelError(where + ": joint type 'planar' is not supported");
+      default:
+        throw ModelError(where + ": unknown joint type");
     }
     if (j.type != JointType::Fixed) {
       if (!axis.allFinite() || axis.norm() < 1e-12) {
@@ -125,7 +141,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
       j.lower = -std::numeric_limits<double>::infinity();
       j.upper = std::numeric_limits<double>::infinity();
     } else if (j.type != JointType::Fixed) {
-      if (!uj->limits) throw ModelError(where + ": <limit> is required for a revolute or prismatic joint");
+      if (!uj->limits)
+        throw ModelError(where + ": <limit> is required for a revolute or prismatic joint");
       j.lower = uj->limits->lower;
       j.upper = uj->limits->upper;
       if (!(j.lower <= j.upper)) {
@@ -140,7 +157,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
       j.mimic_offset = uj->mimic->offset;
       mimics.push_back(uj);
     }
-    model.links_[static_cast<size_t>(j.child_link)].parent_joint = static_cast<int>(model.joints_.size());
+    model.links_[static_cast<size_t>(j.child_link)].parent_joint =
+        static_cast<int>(model.joints_.size());
     joint_ids[j.name] = static_cast<int>(model.joints_.size());
     model.joints_.push_back(j);
   }
@@ -153,8 +171,10 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
   for (const auto& uj : mimics) {
     Joint& j = model.joints_[static_cast<size_t>(joint_ids.at(uj->name))];
     const auto target = joint_ids.find(uj->mimic->joint_name);
-    if (target == joint_ids.end() || model.joints_[static_cast<size_t>(target->second)].q_index < 0) {
-      throw ModelError("URDF '" + name + "', joint '" + j.name + "': mimics '" + uj->mimic->joint_name +
+    if (target == joint_ids.end() ||
+        model.joints_[static_cast<size_t>(target->second)].q_index < 0) {
+      throw ModelError("URDF '" + name + "', joint '" + j.name + "': mimics '" +
+                       uj->mimic->joint_name +
                        "', which is not an independent joint of this model");
     }
     j.q_index = model.joints_[static_cast<size_t>(target->second)].q_index;
@@ -165,7 +185,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     const auto& link = ordered[li];
     size_t k = 0;
     for (const urdf::CollisionSharedPtr& c : link->collision_array) {
-      const std::string where = "URDF '" + name + "', link '" + link->name + "', collision " + std::to_string(k++);
+      const std::string where =
+          "URDF '" + name + "', link '" + link->name + "', collision " + std::to_string(k++);
       if (!c || !c->geometry) throw ModelError(where + ": no geometry");
       CollisionShape shape;
       shape.link = static_cast<int>(li);
@@ -200,7 +221,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
           shape.description = "mesh " + m.filename;
           break;
         }
-        default: throw ModelError(where + ": unsupported geometry type");
+        default:
+          throw ModelError(where + ": unsupported geometry type");
       }
       try {
         validate(shape.shape);
@@ -245,15 +267,16 @@ int RobotModel::joint_index(const std::string& joint_name) const {
 
 void RobotModel::check_configuration(const Eigen::VectorXd& q, double tolerance) const {
   if (q.size() != num_positions_) {
-    throw ModelError("robot '" + name_ + "': configuration has " + std::to_string(q.size()) + " values, expected " +
-                     std::to_string(num_positions_));
+    throw ModelError("robot '" + name_ + "': configuration has " + std::to_string(q.size()) +
+                     " values, expected " + std::to_string(num_positions_));
   }
   for (const Joint& j : joints_) {
     if (j.q_index < 0 || j.is_mimic) continue;
     const double value = q[j.q_index];
     if (!std::isfinite(value) || value < j.lower - tolerance || value > j.upper + tolerance) {
       std::ostringstream msg;
-      msg << "robot '" << name_ << "': joint '" << j.name << "' (q[" << j.q_index << "]) = " << value;
+      msg << "robot '" << name_ << "': joint '" << j.name << "' (q[" << j.q_index
+          << "]) = " << value;
       if (!std::isfinite(value)) {
         msg << " is not finite";
       } else {

@@ -25,8 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kCommonKeys = {"name",     "type",         "inflation", "position",
-                                              "rotation_xyz", "rpy", "quaternion"};
+const std::vector<std::string> kCommonKeys = {"name",         "type", "inflation", "position",
+                                              "rotation_xyz", "rpy",  "quaternion"};
 const std::map<std::string, std::vector<std::string>> kTypeKeys = {
     {"box", {"half_extents"}},
     {"sphere", {"radius"}},
@@ -78,8 +78,8 @@ class Parser {
       fail(YAML::Mark(), "", "empty scene: expected a map with an 'obstacles' list");
     }
     if (documents.size() > 1) {
-      fail(documents[1].Mark(), "", "expected one YAML document, got " +
-                                        std::to_string(documents.size()));
+      fail(documents[1].Mark(), "",
+           "expected one YAML document, got " + std::to_string(documents.size()));
     }
     const YAML::Node root = documents[0];
     if (!root.IsMap()) {
@@ -129,7 +129,8 @@ class Parser {
     const std::string prefix = path.empty() ? "" : path + ".";
     for (const auto& entry : map) {
       const YAML::Node& key = entry.first;
-      if (!key.IsScalar()) fail(mark(key, map), path, "keys must be plain names, got " + describe(key));
+      if (!key.IsScalar())
+        fail(mark(key, map), path, "keys must be plain names, got " + describe(key));
       const std::string& k = key.Scalar();
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         fail(mark(key, map), prefix + k, "unknown key (allowed here: " + join(allowed) + ")");
@@ -140,7 +141,8 @@ class Parser {
 
   double number(const YAML::Node& node, const YAML::Node& parent, const std::string& path) const {
     if (!node) fail(parent.Mark(), path, "missing");
-    if (!node.IsScalar()) fail(mark(node, parent), path, "expected a number, got " + describe(node));
+    if (!node.IsScalar())
+      fail(mark(node, parent), path, "expected a number, got " + describe(node));
     const std::string& text = node.Scalar();
     std::string lower = text;
     std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -174,8 +176,7 @@ class Parser {
       fail(mark(node, parent), path, "expected a list of 3 numbers, got " + describe(node));
     }
     if (node.size() != 3) {
-      fail(mark(node, parent), path,
-           "expected 3 numbers, got " + std::to_string(node.size()));
+      fail(mark(node, parent), path, "expected 3 numbers, got " + std::to_string(node.size()));
     }
     Vec3 v;
     for (std::size_t i = 0; i < 3; ++i) {
@@ -209,7 +210,8 @@ class Parser {
     // The type decides which keys are allowed, so read it first.
     const YAML::Node type_node = node["type"];
     if (!type_node) fail(node.Mark(), path + ".type", "missing");
-    const auto type_it = type_node.IsScalar() ? kTypeKeys.find(type_node.Scalar()) : kTypeKeys.end();
+    const auto type_it =
+        type_node.IsScalar() ? kTypeKeys.find(type_node.Scalar()) : kTypeKeys.end();
     if (type_it == kTypeKeys.end()) {
       std::vector<std::string> types;
       for (const auto& entry : kTypeKeys) types.push_back(entry.first);
@@ -323,7 +325,8 @@ class Parser {
       }
     }
     if (std::abs(normal.dot(apex - base[0])) <= flat_tol) {
-      fail(mark(node["apex"], node), path + ".apex", "degenerate pyramid: apex lies in the base plane");
+      fail(mark(node["apex"], node), path + ".apex",
+           "degenerate pyramid: apex lies in the base plane");
     }
     std::vector<Vec3> all = base;
     all.push_back(apex);
@@ -388,17 +391,16 @@ class Parser {
         pose.linear() = rotation_xyz(a.x(), a.y(), a.z());
       } else if (given == "rpy") {
         const Vec3 a = vec3(value, node, field);
-        pose.linear() = (Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) *
-                         Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
-                         Eigen::AngleAxisd(a.x(), Vec3::UnitX()))
-                            .toRotationMatrix();
+        pose.linear() =
+            (Eigen::AngleAxisd(a.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(a.y(), Vec3::UnitY()) *
+             Eigen::AngleAxisd(a.x(), Vec3::UnitX()))
+                .toRotationMatrix();
       } else {
         if (!value.IsSequence() || value.size() != 4) {
           fail(mark(value, node), field,
-               value.IsSequence() ? "expected 4 numbers [w, x, y, z], got " +
-                                        std::to_string(value.size())
-                                  : "expected a list of 4 numbers [w, x, y, z], got " +
-                                        describe(value));
+               value.IsSequence()
+                   ? "expected 4 numbers [w, x, y, z], got " + std::to_string(value.size())
+                   : "expected a list of 4 numbers [w, x, y, z], got " + describe(value));
         }
         double q[4];
         for (std::size_t i = 0; i < 4; ++i) {

@@ -27,8 +27,8 @@ struct Joint {
   JointType type = JointType::Fixed;
   int parent_link = -1;
   int child_link = -1;
-  Pose origin = Pose::Identity();  ///< child frame in the parent link frame at q = 0
-  Vec3 axis = Vec3::UnitZ();       ///< unit, in the joint (child) frame
+  Pose origin = Pose::Identity();   ///< child frame in the parent link frame at q = 0
+  Vec3 axis = Vec3::UnitZ();        ///< unit, in the joint (child) frame
   double lower = 0.0, upper = 0.0;  ///< position limits (continuous: -inf, +inf)
   int q_index = -1;                 ///< position in q; -1 for fixed joints
   double mimic_multiplier = 1.0;    ///< <mimic>: value = multiplier * q[q_index] + offset
@@ -54,7 +54,8 @@ class RobotModel {
   /// Loads a URDF file. `package://NAME/rest` URIs are resolved as DIR/NAME/rest for each DIR of
   /// `package_dirs` (then as rest relative to the URDF); relative mesh paths against the URDF's
   /// folder. Every mesh becomes a convex hull. Throws ModelError.
-  static RobotModel from_urdf_file(const std::string& path, const std::vector<std::string>& package_dirs = {});
+  static RobotModel from_urdf_file(const std::string& path,
+                                   const std::vector<std::string>& package_dirs = {});
   /// The same from URDF text; `base_dir` resolves relative mesh paths, `name` is used in messages.
   static RobotModel from_urdf_string(const std::string& xml, const std::string& base_dir,
                                      const std::string& name = "<string>",
@@ -94,7 +95,8 @@ struct Workspace {
   std::vector<Pose> link_poses;   ///< world frame, one per link
   std::vector<Pose> joint_poses;  ///< joint frames in the world (the child frame at q)
   explicit Workspace(const RobotModel& model)
-      : link_poses(model.links().size(), Pose::Identity()), joint_poses(model.joints().size(), Pose::Identity()) {}
+      : link_poses(model.links().size(), Pose::Identity()),
+        joint_poses(model.joints().size(), Pose::Identity()) {}
 };
 
 /// Forward kinematics: every link's pose for configuration q (the root at the identity).
@@ -104,7 +106,8 @@ void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Works
 /// Geometric Jacobian of a point fixed on `link` (given in world coordinates at the current
 /// configuration, after forward_kinematics): rows 0-2 the point's linear velocity, rows 3-5 the
 /// link's angular velocity, both in the world frame, per unit of each q.
-Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model, const Workspace& ws, int link,
+Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
+                                                        const Workspace& ws, int link,
                                                         const Vec3& point_world);
 
 /// World pose of a collision shape after forward_kinematics.

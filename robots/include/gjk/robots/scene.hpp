@@ -11,7 +11,7 @@ namespace gjk::robots {
 
 struct Obstacle {
   std::string name;
-  Shape shape;                    ///< in the obstacle's frame
+  Shape shape;                   ///< in the obstacle's frame
   Pose pose = Pose::Identity();  ///< obstacle frame in the world
 };
 
@@ -31,6 +31,7 @@ class SceneError : public std::runtime_error {
 Scene load_scene(const std::string& path);
 
 /// The same from YAML text; `name` is used in messages and `base_dir` resolves mesh paths.
-Scene parse_scene(const std::string& yaml_text, const std::string& name, const std::string& base_dir);
+Scene parse_scene(const std::string& yaml_text, const std::string& name,
+                  const std::string& base_dir);
 
 }  // namespace gjk::robots

@@ -1,0 +1,63 @@
+// Robot-scene distances: every (link shape, obstacle) pair's signed distance, witness points,
+// normal, and the gradient of the distance with respect to the joint vector (seed 002 eq. 7,
+// for any URDF tree: grad d = -J_p(q)^T n, with J_p the Jacobian of the link's witness point and
+// n the unit normal from the link towards the obstacle).
+#pragma once
+
+#include "gjk/queries.hpp"
+#include "gjk/robots/robot_model.hpp"
+#include "gjk/robots/scene.hpp"
+
+#include <limits>
+#include <vector>
+
+namespace gjk::robots {
+
+struct PairDistance {
+  int shape = -1;     ///< index into model.collision_shapes()
+  int obstacle = -1;  ///< index into scene.obstacles
+  double distance = 0.0;  ///< signed: negative is the penetration depth
+  Vec3 point_on_link = Vec3::Zero();      ///< world frame
+  Vec3 point_on_obstacle = Vec3::Zero();  ///< world frame
+  Vec3 normal = Vec3::Zero();             ///< unit, from the link towards the obstacle
+  Eigen::VectorXd gradient;               ///< d distance / d q (empty unless requested)
+  Status status = Status::Converged;
+};
+
+struct DistanceOptions {
+  /// Pairs certified farther than this are left out without an exact distance (a threshold
+  /// query decides them). Infinity: every pair is computed.
+  double cutoff = std::numeric_limits<double>::infinity();
+  bool gradients = true;
+  QueryOptions query;
+};
+
+/// Warm-start caches for every (shape, obstacle) pair of one robot and scene, for tracking a
+/// smooth joint path (seed 004 section 4). One per thread.
+class DistanceCache {
+ public:
+  DistanceCache() = default;
+  DistanceCache(const RobotModel& model, const Scene& scene)
+      : obstacles_(scene.obstacles.size()), caches_(model.collision_shapes().size() * scene.obstacles.size()) {}
+  WarmStart* get(int shape, int obstacle) {
+    const size_t i = static_cast<size_t>(shape) * obstacles_ + static_cast<size_t>(obstacle);
+    return i < caches_.size() ? &caches_[i] : nullptr;
+  }
+
+ private:
+  size_t obstacles_ = 0;
+  std::vector<WarmStart> caches_;
+};
+
+/// All (link shape, obstacle) pairs within the cutoff, for the configuration `ws` holds (call
+/// forward_kinematics first). `cache` may be null (cold queries).
+std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                                                const DistanceOptions& options = {}, DistanceCache* cache = nullptr);
+
+/// The closest (link shape, obstacle) pair, with its gradient. Pairs are pruned with threshold
+/// queries against the best distance found so far (early exit), so only pairs that can beat it
+/// get an exact distance. Returns shape == -1 when nothing is within the cutoff.
+PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                              const DistanceOptions& options = {}, DistanceCache* cache = nullptr);
+
+}  // namespace gjk::robots

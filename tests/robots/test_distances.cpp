@@ -1,0 +1,155 @@
+// Robot-scene distances: gradients against finite differences (away from feature switches),
+// cutoff and minimum-distance pruning against the full pair list, warm against cold.
+#include <gtest/gtest.h>
+
+#include "gjk/robots/distances.hpp"
+
+#include <random>
+
+namespace {
+
+using namespace gjk;
+using namespace gjk::robots;
+
+const std::string kShared = GJK_SHARED_ROBOT_MODELS_DIR;
+
+Obstacle pyramid(const std::string& name, const Vec3& base_centre, double half, double height) {
+  std::vector<Vec3> points;
+  for (int k = 0; k < 4; ++k) {
+    points.push_back(base_centre + Vec3((k & 1) ? half : -half, (k & 2) ? half : -half, 0.0));
+  }
+  points.push_back(base_centre + Vec3(0, 0, height));
+  return Obstacle{name, ConvexPolytope::from_points(points), Pose::Identity()};
+}
+
+Scene four_dof_scene() {
+  Scene s;
+  s.obstacles.push_back(pyramid("low", Vec3(0, -1.0, 1.2), 0.2, 0.4));
+  s.obstacles.push_back(pyramid("high", Vec3(0.1, 0.5, 2.4), 0.2, 0.4));
+  Pose p = Pose::Identity();
+  p.translation() = Vec3(0.6, -0.3, 1.0);
+  s.obstacles.push_back(Obstacle{"box", Box{Vec3(0.2, 0.3, 0.25)}, p});
+  return s;
+}
+
+Scene boxes_around(std::mt19937_64& rng, int count) {
+  std::uniform_real_distribution<double> u(-0.8, 0.8), h(0.03, 0.15);
+  Scene s;
+  for (int i = 0; i < count; ++i) {
+    Pose p = Pose::Identity();
+    p.linear() = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    p.translation() = Vec3(u(rng), u(rng), 0.6 + 0.5 * u(rng));
+    s.obstacles.push_back(Obstacle{"box" + std::to_string(i), Box{Vec3(h(rng), h(rng), h(rng))}, p});
+  }
+  return s;
+}
+
+Eigen::VectorXd random_q(const RobotModel& model, std::mt19937_64& rng) {
+  Eigen::VectorXd q(model.num_positions());
+  for (int i = 0; i < q.size(); ++i) {
+    const double lo = std::max(model.lower_limits()[i], -M_PI) + 1e-3;
+    const double hi = std::min(model.upper_limits()[i], M_PI) - 1e-3;
+    q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  return q;
+}
+
+double pair_distance(const RobotModel& model, const Scene& scene, const Eigen::VectorXd& q, int shape, int obstacle) {
+  Workspace ws(model);
+  forward_kinematics(model, q, ws);
+  const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
+  return signed_distance(model.collision_shapes()[static_cast<size_t>(shape)].shape, collision_pose(model, ws, shape),
+                         o.shape, o.pose)
+      .signed_distance;
+}
+
+struct RobotInScene {
+  std::string name;
+  RobotModel model;
+  Scene scene;
+};
+
+std::vector<RobotInScene> robots_in_scenes() {
+  std::mt19937_64 rng(3);
+  std::vector<RobotInScene> s;
+  s.push_back({"four_dof", RobotModel::from_urdf_file(std::string(GJK_ROBOT_MODELS_DIR) + "/four_dof/four_dof_arm.urdf"),
+               four_dof_scene()});
+  s.push_back({"panda", RobotModel::from_urdf_file(kShared + "/panda/panda.urdf"), boxes_around(rng, 10)});
+  s.push_back({"iiwa", RobotModel::from_urdf_file(kShared + "/kuka_iiwa14/lbr_iiwa_14_r820.urdf"), boxes_around(rng, 10)});
+  return s;
+}
+
+TEST(RobotDistances, GradientsMatchFiniteDifferencesAwayFromFeatureSwitches) {
+  std::mt19937_64 rng(17);
+  const double h = 1e-6;
+  int compared = 0, skipped = 0;
+  double max_error = 0.0;
+  for (const RobotInScene& setup : robots_in_scenes()) {
+    SCOPED_TRACE(setup.name);
+    Workspace ws(setup.model);
+    for (int trial = 0; trial < 15; ++trial) {
+      const Eigen::VectorXd q = random_q(setup.model, rng);
+      forward_kinematics(setup.model, q, ws);
+      for (const PairDistance& d : robot_scene_distances(setup.model, ws, setup.scene)) {
+        ASSERT_EQ(d.gradient.size(), setup.model.num_positions());
+        for (int i = 0; i < q.size(); ++i) {
+          Eigen::VectorXd qp = q, qm = q;
+          qp[i] += h, qm[i] -= h;
+          const double f0 = d.distance;
+          const double fp = pair_distance(setup.model, setup.scene, qp, d.shape, d.obstacle);
+          const double fm = pair_distance(setup.model, setup.scene, qm, d.shape, d.obstacle);
+          const double forward = (fp - f0) / h, backward = (f0 - fm) / h;
+          // A feature switch (the witness jumps between features) shows as a kink: the one-sided
+          // slopes disagree. Only smooth points are compared.
+          if (std::abs(forward - backward) > 1e-4 * (1.0 + std::abs(forward))) {
+            ++skipped;
+            continue;
+          }
+          const double central = (fp - fm) / (2 * h);
+          max_error = std::max(max_error, std::abs(d.gradient[i] - central));
+          EXPECT_NEAR(d.gradient[i], central, 1e-5) << "pair " << d.shape << "/" << d.obstacle << " q" << i
+                                                    << " distance " << d.distance;
+          ++compared;
+        }
+      }
+    }
+  }
+  std::printf("[gradient] %d partial derivatives compared (%d skipped at feature switches), max error %.3g\n",
+              compared, skipped, max_error);
+  EXPECT_GT(compared, 1000);
+}
+
+TEST(RobotDistances, CutoffMinimumAndWarmStartAgreeWithTheFullList) {
+  std::mt19937_64 rng(23);
+  for (const RobotInScene& setup : robots_in_scenes()) {
+    SCOPED_TRACE(setup.name);
+    Workspace ws(setup.model);
+    DistanceCache cache(setup.model, setup.scene);
+    Eigen::VectorXd q = random_q(setup.model, rng);
+    const Eigen::VectorXd step = 0.02 * (random_q(setup.model, rng) - q);  // a smooth path
+    for (int k = 0; k < 30; ++k) {
+      q += step;
+      q = q.cwiseMax(setup.model.lower_limits()).cwiseMin(setup.model.upper_limits());
+      forward_kinematics(setup.model, q, ws);
+      const auto all = robot_scene_distances(setup.model, ws, setup.scene);
+      ASSERT_EQ(all.size(), setup.model.collision_shapes().size() * setup.scene.obstacles.size());
+      const auto warm = robot_scene_distances(setup.model, ws, setup.scene, {}, &cache);
+      ASSERT_EQ(warm.size(), all.size());
+      double smallest = INFINITY;
+      for (size_t i = 0; i < all.size(); ++i) {
+        EXPECT_NEAR(warm[i].distance, all[i].distance, 1e-9);
+        smallest = std::min(smallest, all[i].distance);
+      }
+      DistanceOptions cut;
+      cut.cutoff = 0.1;
+      size_t within = 0;
+      for (const PairDistance& d : all) within += d.distance < cut.cutoff ? 1 : 0;
+      EXPECT_EQ(robot_scene_distances(setup.model, ws, setup.scene, cut).size(), within);
+      const PairDistance best = minimum_distance(setup.model, ws, setup.scene);
+      EXPECT_NEAR(best.distance, smallest, 1e-12);
+      EXPECT_EQ(best.gradient.size(), setup.model.num_positions());
+    }
+  }
+}
+
+}  // namespace
