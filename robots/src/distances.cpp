@@ -1,18 +1,22 @@
 // Robot-scene distances and their gradients (seed 002 eq. 7).
 #include "gjk/robots/distances.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace gjk::robots {
 namespace {
 
-PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape, int obstacle,
-                        const DistanceOptions& options, DistanceCache* cache) {
+PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
+                        int obstacle, const DistanceOptions& options, DistanceCache* cache) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
   const Pose link_shape_pose = collision_pose(model, ws, shape);
   WarmStart* warm = cache != nullptr ? cache->get(shape, obstacle) : nullptr;
-  const SignedDistanceResult r = warm != nullptr
-                                     ? signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query, *warm)
-                                     : signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query);
+  const SignedDistanceResult r =
+      warm != nullptr
+          ? signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query, *warm)
+          : signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query);
   PairDistance d;
   d.shape = shape;
   d.obstacle = obstacle;
@@ -31,8 +35,9 @@ PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scen
 
 }  // namespace
 
-std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
-                                                const DistanceOptions& options, DistanceCache* cache) {
+std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws,
+                                                const Scene& scene, const DistanceOptions& options,
+                                                DistanceCache* cache) {
   std::vector<PairDistance> out;
   const int shapes = static_cast<int>(model.collision_shapes().size());
   const int obstacles = static_cast<int>(scene.obstacles.size());
@@ -42,7 +47,8 @@ std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const W
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         const ThresholdResult near =
-            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose, options.cutoff, options.query);
+            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose,
+                        options.cutoff, options.query);
         if (!near.closer) continue;  // certified farther than the cutoff
       }
       out.push_back(exact_pair(model, ws, scene, s, o, options, cache));
@@ -66,7 +72,8 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         // Early exit: a pair that cannot beat the best so far needs no exact distance.
         const ThresholdResult near =
-            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose, bound, options.query);
+            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose, bound,
+                        options.query);
         if (!near.closer) continue;
       }
       PairDistance d = exact_pair(model, ws, scene, s, o, exact, cache);
@@ -79,9 +86,89 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
   }
   if (best.shape >= 0 && options.gradients) {
     const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(best.shape)];
-    best.gradient = -(point_jacobian(model, ws, c.link, best.point_on_link).topRows<3>().transpose() * best.normal);
+    best.gradient =
+        -(point_jacobian(model, ws, c.link, best.point_on_link).topRows<3>().transpose() *
+          best.normal);
   }
   return best;
+}
+
+std::vector<std::pair<int, int>> self_collision_pairs(
+    const RobotModel& model, const std::vector<std::pair<std::string, std::string>>& allowed,
+    bool exclude_adjacent) {
+  const size_t links = model.links().size();
+  // Moving joints between the root and each link, to count those between two links.
+  auto moving_ancestors = [&](int link) {
+    std::vector<int> chain;  // joint indices from the link up to the root
+    for (int j = model.links()[static_cast<size_t>(link)].parent_joint; j >= 0;
+         j = model.links()[static_cast<size_t>(model.joints()[static_cast<size_t>(j)].parent_link)]
+                 .parent_joint) {
+      if (model.joints()[static_cast<size_t>(j)].type != JointType::Fixed) chain.push_back(j);
+    }
+    return chain;
+  };
+  std::vector<std::vector<bool>> skip(links, std::vector<bool>(links, false));
+  for (const auto& [a, b] : allowed) {
+    const int la = model.link_index(a), lb = model.link_index(b);
+    skip[static_cast<size_t>(la)][static_cast<size_t>(lb)] =
+        skip[static_cast<size_t>(lb)][static_cast<size_t>(la)] = true;
+  }
+  if (exclude_adjacent) {
+    for (size_t a = 0; a < links; ++a) {
+      const std::vector<int> ca = moving_ancestors(static_cast<int>(a));
+      for (size_t b = a + 1; b < links; ++b) {
+        const std::vector<int> cb = moving_ancestors(static_cast<int>(b));
+        // Moving joints on the path between a and b: those in exactly one of the two chains.
+        int between = 0;
+        for (int j : ca) between += std::find(cb.begin(), cb.end(), j) == cb.end() ? 1 : 0;
+        for (int j : cb) between += std::find(ca.begin(), ca.end(), j) == ca.end() ? 1 : 0;
+        if (between <= 1) skip[a][b] = skip[b][a] = true;
+      }
+    }
+  }
+  std::vector<std::pair<int, int>> pairs;
+  const auto& shapes = model.collision_shapes();
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t k = i + 1; k < shapes.size(); ++k) {
+      const int la = shapes[i].link, lb = shapes[k].link;
+      if (la == lb || skip[static_cast<size_t>(la)][static_cast<size_t>(lb)]) continue;
+      pairs.emplace_back(static_cast<int>(i), static_cast<int>(k));
+    }
+  }
+  return pairs;
+}
+
+std::vector<PairDistance> self_distances(const RobotModel& model, const Workspace& ws,
+                                         const std::vector<std::pair<int, int>>& pairs,
+                                         const DistanceOptions& options) {
+  std::vector<PairDistance> out;
+  const auto& shapes = model.collision_shapes();
+  for (const auto& [first, second] : pairs) {
+    const CollisionShape& a = shapes[static_cast<size_t>(first)];
+    const CollisionShape& b = shapes[static_cast<size_t>(second)];
+    const Pose pa = collision_pose(model, ws, first), pb = collision_pose(model, ws, second);
+    if (std::isfinite(options.cutoff) &&
+        !closer_than(a.shape, pa, b.shape, pb, options.cutoff, options.query).closer) {
+      continue;
+    }
+    const SignedDistanceResult r = signed_distance(a.shape, pa, b.shape, pb, options.query);
+    PairDistance d;
+    d.shape = first;
+    d.obstacle = second;
+    d.distance = r.signed_distance;
+    d.point_on_link = r.point_on_a;
+    d.point_on_obstacle = r.point_on_b;
+    d.normal = r.normal;
+    d.status = r.status;
+    if (options.gradients) {
+      // Both witness points move: d(distance)/dq = n . (dp_b/dq - dp_a/dq).
+      const auto ja = point_jacobian(model, ws, a.link, r.point_on_a);
+      const auto jb = point_jacobian(model, ws, b.link, r.point_on_b);
+      d.gradient = (jb.topRows<3>() - ja.topRows<3>()).transpose() * r.normal;
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 }  // namespace gjk::robots

@@ -39,7 +39,8 @@ Scene boxes_around(std::mt19937_64& rng, int count) {
     Pose p = Pose::Identity();
     p.linear() = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
     p.translation() = Vec3(u(rng), u(rng), 0.6 + 0.5 * u(rng));
-    s.obstacles.push_back(Obstacle{"box" + std::to_string(i), Box{Vec3(h(rng), h(rng), h(rng))}, p});
+    s.obstacles.push_back(
+        Obstacle{"box" + std::to_string(i), Box{Vec3(h(rng), h(rng), h(rng))}, p});
   }
   return s;
 }
@@ -54,12 +55,13 @@ Eigen::VectorXd random_q(const RobotModel& model, std::mt19937_64& rng) {
   return q;
 }
 
-double pair_distance(const RobotModel& model, const Scene& scene, const Eigen::VectorXd& q, int shape, int obstacle) {
+double pair_distance(const RobotModel& model, const Scene& scene, const Eigen::VectorXd& q,
+                     int shape, int obstacle) {
   Workspace ws(model);
   forward_kinematics(model, q, ws);
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
-  return signed_distance(model.collision_shapes()[static_cast<size_t>(shape)].shape, collision_pose(model, ws, shape),
-                         o.shape, o.pose)
+  return signed_distance(model.collision_shapes()[static_cast<size_t>(shape)].shape,
+                         collision_pose(model, ws, shape), o.shape, o.pose)
       .signed_distance;
 }
 
@@ -72,10 +74,14 @@ struct RobotInScene {
 std::vector<RobotInScene> robots_in_scenes() {
   std::mt19937_64 rng(3);
   std::vector<RobotInScene> s;
-  s.push_back({"four_dof", RobotModel::from_urdf_file(std::string(GJK_ROBOT_MODELS_DIR) + "/four_dof/four_dof_arm.urdf"),
+  s.push_back({"four_dof",
+               RobotModel::from_urdf_file(std::string(GJK_ROBOT_MODELS_DIR) +
+                                          "/four_dof/four_dof_arm.urdf"),
                four_dof_scene()});
-  s.push_back({"panda", RobotModel::from_urdf_file(kShared + "/panda/panda.urdf"), boxes_around(rng, 10)});
-  s.push_back({"iiwa", RobotModel::from_urdf_file(kShared + "/kuka_iiwa14/lbr_iiwa_14_r820.urdf"), boxes_around(rng, 10)});
+  s.push_back(
+      {"panda", RobotModel::from_urdf_file(kShared + "/panda/panda.urdf"), boxes_around(rng, 10)});
+  s.push_back({"iiwa", RobotModel::from_urdf_file(kShared + "/kuka_iiwa14/lbr_iiwa_14_r820.urdf"),
+               boxes_around(rng, 10)});
   return s;
 }
 
@@ -107,15 +113,17 @@ TEST(RobotDistances, GradientsMatchFiniteDifferencesAwayFromFeatureSwitches) {
           }
           const double central = (fp - fm) / (2 * h);
           max_error = std::max(max_error, std::abs(d.gradient[i] - central));
-          EXPECT_NEAR(d.gradient[i], central, 1e-5) << "pair " << d.shape << "/" << d.obstacle << " q" << i
-                                                    << " distance " << d.distance;
+          EXPECT_NEAR(d.gradient[i], central, 1e-5)
+              << "pair " << d.shape << "/" << d.obstacle << " q" << i << " distance " << d.distance;
           ++compared;
         }
       }
     }
   }
-  std::printf("[gradient] %d partial derivatives compared (%d skipped at feature switches), max error %.3g\n",
-              compared, skipped, max_error);
+  std::printf(
+      "[gradient] %d partial derivatives compared (%d skipped at feature switches), max error "
+      "%.3g\n",
+      compared, skipped, max_error);
   EXPECT_GT(compared, 1000);
 }
 
@@ -150,6 +158,57 @@ TEST(RobotDistances, CutoffMinimumAndWarmStartAgreeWithTheFullList) {
       EXPECT_EQ(best.gradient.size(), setup.model.num_positions());
     }
   }
+}
+
+TEST(RobotDistances, SelfCollisionPairsAndGradients) {
+  const RobotModel panda = RobotModel::from_urdf_file(kShared + "/panda/panda.urdf");
+  const auto pairs = self_collision_pairs(panda);
+  // Neighbours are excluded: link1's shapes never pair with link0's or link2's.
+  for (const auto& [a, b] : pairs) {
+    const int la = panda.collision_shapes()[static_cast<size_t>(a)].link;
+    const int lb = panda.collision_shapes()[static_cast<size_t>(b)].link;
+    EXPECT_NE(la, lb);
+    const std::string na = panda.links()[static_cast<size_t>(la)].name,
+                      nb = panda.links()[static_cast<size_t>(lb)].name;
+    EXPECT_FALSE((na == "panda_link1" && (nb == "panda_link0" || nb == "panda_link2")) ||
+                 (nb == "panda_link1" && (na == "panda_link0" || na == "panda_link2")))
+        << na << " / " << nb;
+  }
+  const auto fewer = self_collision_pairs(panda, {{"panda_link0", "panda_link5"}});
+  EXPECT_LT(fewer.size(), pairs.size());
+  EXPECT_THROW(self_collision_pairs(panda, {{"panda_link0", "no_such_link"}}), ModelError);
+
+  std::mt19937_64 rng(31);
+  Workspace ws(panda);
+  const double h = 1e-6;
+  int compared = 0;
+  for (int trial = 0; trial < 10; ++trial) {
+    const Eigen::VectorXd q = random_q(panda, rng);
+    forward_kinematics(panda, q, ws);
+    for (const PairDistance& d : self_distances(panda, ws, pairs)) {
+      for (int i = 0; i < q.size(); ++i) {
+        Eigen::VectorXd qp = q, qm = q;
+        qp[i] += h, qm[i] -= h;
+        Workspace wp(panda), wm(panda);
+        forward_kinematics(panda, qp, wp);
+        forward_kinematics(panda, qm, wm);
+        const auto& a = panda.collision_shapes()[static_cast<size_t>(d.shape)];
+        const auto& b = panda.collision_shapes()[static_cast<size_t>(d.obstacle)];
+        const double fp = signed_distance(a.shape, collision_pose(panda, wp, d.shape), b.shape,
+                                          collision_pose(panda, wp, d.obstacle))
+                              .signed_distance;
+        const double fm = signed_distance(a.shape, collision_pose(panda, wm, d.shape), b.shape,
+                                          collision_pose(panda, wm, d.obstacle))
+                              .signed_distance;
+        const double forward = (fp - d.distance) / h, backward = (d.distance - fm) / h;
+        if (std::abs(forward - backward) > 1e-4 * (1.0 + std::abs(forward)))
+          continue;  // feature switch
+        EXPECT_NEAR(d.gradient[i], (fp - fm) / (2 * h), 1e-5);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
 }
 
 }  // namespace

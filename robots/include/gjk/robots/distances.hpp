@@ -14,9 +14,9 @@
 namespace gjk::robots {
 
 struct PairDistance {
-  int shape = -1;     ///< index into model.collision_shapes()
-  int obstacle = -1;  ///< index into scene.obstacles
-  double distance = 0.0;  ///< signed: negative is the penetration depth
+  int shape = -1;                         ///< index into model.collision_shapes()
+  int obstacle = -1;                      ///< index into scene.obstacles
+  double distance = 0.0;                  ///< signed: negative is the penetration depth
   Vec3 point_on_link = Vec3::Zero();      ///< world frame
   Vec3 point_on_obstacle = Vec3::Zero();  ///< world frame
   Vec3 normal = Vec3::Zero();             ///< unit, from the link towards the obstacle
@@ -38,7 +38,8 @@ class DistanceCache {
  public:
   DistanceCache() = default;
   DistanceCache(const RobotModel& model, const Scene& scene)
-      : obstacles_(scene.obstacles.size()), caches_(model.collision_shapes().size() * scene.obstacles.size()) {}
+      : obstacles_(scene.obstacles.size()),
+        caches_(model.collision_shapes().size() * scene.obstacles.size()) {}
   WarmStart* get(int shape, int obstacle) {
     const size_t i = static_cast<size_t>(shape) * obstacles_ + static_cast<size_t>(obstacle);
     return i < caches_.size() ? &caches_[i] : nullptr;
@@ -51,13 +52,30 @@ class DistanceCache {
 
 /// All (link shape, obstacle) pairs within the cutoff, for the configuration `ws` holds (call
 /// forward_kinematics first). `cache` may be null (cold queries).
-std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
-                                                const DistanceOptions& options = {}, DistanceCache* cache = nullptr);
+std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws,
+                                                const Scene& scene,
+                                                const DistanceOptions& options = {},
+                                                DistanceCache* cache = nullptr);
 
 /// The closest (link shape, obstacle) pair, with its gradient. Pairs are pruned with threshold
 /// queries against the best distance found so far (early exit), so only pairs that can beat it
 /// get an exact distance. Returns shape == -1 when nothing is within the cutoff.
 PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, const Scene& scene,
                               const DistanceOptions& options = {}, DistanceCache* cache = nullptr);
+
+/// Pairs of collision shapes (indices into model.collision_shapes()) to check for
+/// self-collision: shapes on different links, except link pairs listed in `allowed` (by name,
+/// either order; names are checked) and, when `exclude_adjacent`, links joined by fixed joints and
+/// at most one moving joint (neighbours whose shapes touch at the joint by construction).
+std::vector<std::pair<int, int>> self_collision_pairs(
+    const RobotModel& model, const std::vector<std::pair<std::string, std::string>>& allowed = {},
+    bool exclude_adjacent = true);
+
+/// Signed distances of the given shape pairs at the configuration in `ws`. In each result
+/// `shape` is the first shape, `obstacle` the second one's shape index, the normal points from the
+/// first towards the second, and the gradient accounts for both links moving.
+std::vector<PairDistance> self_distances(const RobotModel& model, const Workspace& ws,
+                                         const std::vector<std::pair<int, int>>& pairs,
+                                         const DistanceOptions& options = {});
 
 }  // namespace gjk::robots
