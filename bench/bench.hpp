@@ -118,6 +118,8 @@ void check_2d();
 void register_static_3d();
 void check_static_3d();
 void register_tracking();
+/// Robots: FK + all link-obstacle distances per configuration (bench_robots.cpp).
+void register_robots();
 void check_tracking();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   bench::register_2d();
   bench::register_static_3d();
   bench::register_tracking();
+  bench::register_robots();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

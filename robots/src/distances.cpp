@@ -7,8 +7,10 @@
 namespace gjk::robots {
 namespace {
 
-PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
-                        int obstacle, const DistanceOptions& options, DistanceCache* cache) {
+/// Fills `d` for one pair, reusing its gradient storage (no allocation after the first call).
+void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
+                int obstacle, const DistanceOptions& options, DistanceCache* cache,
+                PairDistance& d) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
   const Pose link_shape_pose = collision_pose(model, ws, shape);
@@ -17,7 +19,6 @@ PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scen
       warm != nullptr
           ? signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query, *warm)
           : signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query);
-  PairDistance d;
   d.shape = shape;
   d.obstacle = obstacle;
   d.distance = r.signed_distance;
@@ -27,18 +28,20 @@ PairDistance exact_pair(const RobotModel& model, const Workspace& ws, const Scen
   d.status = r.status;
   if (options.gradients) {
     // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
-    const auto jac = point_jacobian(model, ws, c.link, r.point_on_a);
-    d.gradient = -(jac.topRows<3>().transpose() * r.normal);
+    d.gradient.resize(model.num_positions());
+    d.gradient.setZero();
+    add_point_derivative(model, ws, c.link, r.point_on_a, r.normal, -1.0, d.gradient);
+  } else {
+    d.gradient.resize(0);
   }
-  return d;
 }
 
 }  // namespace
 
-std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws,
-                                                const Scene& scene, const DistanceOptions& options,
-                                                DistanceCache* cache) {
-  std::vector<PairDistance> out;
+void robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                           const DistanceOptions& options, DistanceCache* cache,
+                           std::vector<PairDistance>& out) {
+  size_t count = 0;
   const int shapes = static_cast<int>(model.collision_shapes().size());
   const int obstacles = static_cast<int>(scene.obstacles.size());
   for (int s = 0; s < shapes; ++s) {
@@ -51,9 +54,18 @@ std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const W
                         options.cutoff, options.query);
         if (!near.closer) continue;  // certified farther than the cutoff
       }
-      out.push_back(exact_pair(model, ws, scene, s, o, options, cache));
+      if (count == out.size()) out.emplace_back();
+      exact_pair(model, ws, scene, s, o, options, cache, out[count++]);
     }
   }
+  out.resize(count);
+}
+
+std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const Workspace& ws,
+                                                const Scene& scene, const DistanceOptions& options,
+                                                DistanceCache* cache) {
+  std::vector<PairDistance> out;
+  robot_scene_distances(model, ws, scene, options, cache, out);
   return out;
 }
 
@@ -76,7 +88,8 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
                         options.query);
         if (!near.closer) continue;
       }
-      PairDistance d = exact_pair(model, ws, scene, s, o, exact, cache);
+      PairDistance d;
+      exact_pair(model, ws, scene, s, o, exact, cache, d);
       if (best.shape < 0 || d.distance < best.distance) {
         best = std::move(d);
         bound = std::max(best.distance, 0.0);  // overlap: every pair must still be checked
@@ -85,10 +98,9 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
     }
   }
   if (best.shape >= 0 && options.gradients) {
-    const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(best.shape)];
-    best.gradient =
-        -(point_jacobian(model, ws, c.link, best.point_on_link).topRows<3>().transpose() *
-          best.normal);
+    best.gradient = Eigen::VectorXd::Zero(model.num_positions());
+    add_point_derivative(model, ws, model.collision_shapes()[static_cast<size_t>(best.shape)].link,
+                         best.point_on_link, best.normal, -1.0, best.gradient);
   }
   return best;
 }
@@ -162,9 +174,9 @@ std::vector<PairDistance> self_distances(const RobotModel& model, const Workspac
     d.status = r.status;
     if (options.gradients) {
       // Both witness points move: d(distance)/dq = n . (dp_b/dq - dp_a/dq).
-      const auto ja = point_jacobian(model, ws, a.link, r.point_on_a);
-      const auto jb = point_jacobian(model, ws, b.link, r.point_on_b);
-      d.gradient = (jb.topRows<3>() - ja.topRows<3>()).transpose() * r.normal;
+      d.gradient = Eigen::VectorXd::Zero(model.num_positions());
+      add_point_derivative(model, ws, a.link, r.point_on_a, r.normal, -1.0, d.gradient);
+      add_point_derivative(model, ws, b.link, r.point_on_b, r.normal, 1.0, d.gradient);
     }
     out.push_back(std::move(d));
   }

@@ -53,4 +53,21 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
   return jac;
 }
 
+void add_point_derivative(const RobotModel& model, const Workspace& ws, int link,
+                          const Vec3& point_world, const Vec3& direction, double scale,
+                          Eigen::Ref<Eigen::VectorXd> out) {
+  const auto& joints = model.joints();
+  for (int ji = model.links()[static_cast<size_t>(link)].parent_joint; ji >= 0;
+       ji = model.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)]
+                .parent_joint) {
+    const Joint& j = joints[static_cast<size_t>(ji)];
+    if (j.type == JointType::Fixed) continue;
+    const Pose& frame = ws.joint_poses[static_cast<size_t>(ji)];
+    const Vec3 axis = frame.linear() * j.axis;
+    const Vec3 velocity =
+        j.type == JointType::Prismatic ? axis : axis.cross(point_world - frame.translation());
+    out[j.q_index] += scale * j.mimic_multiplier * direction.dot(velocity);
+  }
+}
+
 }  // namespace gjk::robots

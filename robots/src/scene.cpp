@@ -5,6 +5,7 @@
 #include "gjk/gjk_epa.hpp"
 #include "gjk/robots/mesh_loader.hpp"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -68,20 +69,20 @@ class Parser {
       : name_(std::move(name)), base_dir_(std::move(base_dir)) {}
 
   Scene parse(const std::string& text) {
-    std::vector<YAML::Node> documents;
+    // The document structure is checked with the event parser first: yaml-cpp 0.7's LoadAll()
+    // loops forever, allocating, on a stray ',' at block level (jbeder/yaml-cpp#1040; fixed
+    // upstream by PR #1319). The parser then reports document after document starting at the
+    // same token, which is how it is recognised here; YAML::Load reads one document only.
+    YAML::Node root;
     try {
-      documents = YAML::LoadAll(text);
+      check_documents(text);
+      root = YAML::Load(text);
     } catch (const YAML::Exception& e) {  // ParserException and the rest, with their mark
       fail(e.mark, "", "YAML syntax error: " + e.msg);
     }
-    if (documents.empty() || documents[0].IsNull()) {
+    if (root.IsNull()) {
       fail(YAML::Mark(), "", "empty scene: expected a map with an 'obstacles' list");
     }
-    if (documents.size() > 1) {
-      fail(documents[1].Mark(), "",
-           "expected one YAML document, got " + std::to_string(documents.size()));
-    }
-    const YAML::Node root = documents[0];
     if (!root.IsMap()) {
       fail(root.Mark(), "", "expected a map with an 'obstacles' list, got " + describe(root));
     }
@@ -109,6 +110,43 @@ class Parser {
   }
 
  private:
+  /// Records where each document starts; ignores everything else.
+  struct DocumentStarts : YAML::EventHandler {
+    std::vector<YAML::Mark> starts;
+    void OnDocumentStart(const YAML::Mark& mark) override { starts.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+  };
+
+  /// Fails unless `text` holds at most one YAML document. Reads at most two documents.
+  void check_documents(const std::string& text) const {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts handler;
+    while (handler.starts.size() < 2 && parser.HandleNextDocument(handler)) {
+    }
+    if (handler.starts.size() < 2) return;
+    const YAML::Mark& first = handler.starts[0];
+    const YAML::Mark& second = handler.starts[1];
+    // A real second document starts with "---". Anything else is a token the parser could not
+    // use; it then reports an empty document at that token again and again.
+    const std::size_t at = static_cast<std::size_t>(std::max(0, second.pos));
+    if (second.pos == first.pos || text.compare(at, 3, "---") != 0) {
+      const std::string token = at < text.size() ? std::string(1, text[at]) : "end of input";
+      fail(second, "", "YAML syntax error: unexpected '" + token + "'");
+    }
+    fail(second, "", "expected one YAML document, found another one here");
+  }
+
   [[noreturn]] void fail(const YAML::Mark& at, const std::string& path,
                          const std::string& message) const {
     std::string text = name_ + ":" + std::to_string(at.line >= 0 ? at.line + 1 : 1) + ": ";
@@ -351,7 +389,9 @@ class Parser {
       fail(mark(file, node), path + ".file", "expected a file name, got " + describe(file));
     }
     fs::path mesh_path(file.Scalar());
-    if (mesh_path.is_relative() && !base_dir_.empty()) mesh_path = fs::path(base_dir_) / mesh_path;
+    if (mesh_path.is_relative() && !base_dir_.empty()) {
+      mesh_path = (fs::path(base_dir_) / mesh_path).lexically_normal();
+    }
     std::error_code ec;
     if (!fs::is_regular_file(mesh_path, ec)) {
       fail(mark(file, node), path + ".file", "mesh file '" + mesh_path.string() + "' not found");

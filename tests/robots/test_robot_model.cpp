@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <random>
 #include <sstream>
@@ -65,12 +65,13 @@ Mat4 rodrigues(const Vec3& axis_in, double angle) {
   Eigen::Matrix3d kx;
   kx << 0, -k.z(), k.y(), k.z(), 0, -k.x(), -k.y(), k.x(), 0;
   Mat4 m = Mat4::Identity();
-  m.topLeftCorner<3, 3>() = Eigen::Matrix3d::Identity() + std::sin(angle) * kx + (1 - std::cos(angle)) * kx * kx;
+  m.topLeftCorner<3, 3>() =
+      Eigen::Matrix3d::Identity() + std::sin(angle) * kx + (1 - std::cos(angle)) * kx * kx;
   return m;
 }
 
-void walk(const urdf::LinkConstSharedPtr& link, const Mat4& pose, const std::map<std::string, double>& values,
-          std::map<std::string, Mat4>& out) {
+void walk(const urdf::LinkConstSharedPtr& link, const Mat4& pose,
+          const std::map<std::string, double>& values, std::map<std::string, Mat4>& out) {
   out[link->name] = pose;
   for (const auto& joint : link->child_joints) {
     Mat4 motion = Mat4::Identity();
@@ -88,7 +89,8 @@ void walk(const urdf::LinkConstSharedPtr& link, const Mat4& pose, const std::map
     }
     for (const auto& child : link->child_links) {
       if (child->name == joint->child_link_name) {
-        walk(child, pose * homogeneous(joint->parent_to_joint_origin_transform) * motion, values, out);
+        walk(child, pose * homogeneous(joint->parent_to_joint_origin_transform) * motion, values,
+             out);
       }
     }
   }
@@ -98,7 +100,8 @@ std::map<std::string, Mat4> reference_fk(const std::string& urdf_path, const Rob
                                          const Eigen::VectorXd& q) {
   const auto urdf_model = urdf::parseURDF(read(urdf_path));
   std::map<std::string, double> values;
-  for (int i = 0; i < model.num_positions(); ++i) values[model.position_names()[static_cast<size_t>(i)]] = q[i];
+  for (int i = 0; i < model.num_positions(); ++i)
+    values[model.position_names()[static_cast<size_t>(i)]] = q[i];
   std::map<std::string, Mat4> out;
   walk(urdf_model->getRoot(), Mat4::Identity(), values, out);
   return out;
@@ -144,7 +147,9 @@ TEST(RobotModel, ForwardKinematicsMatchesAnIndependentComputation) {
     for (int trial = 0; trial < 50; ++trial) {
       Eigen::VectorXd q = random_configuration(model, rng);
       if (trial == 0) {  // zero, clamped into the limits (the Panda's q4 excludes 0)
-        q = Eigen::VectorXd::Zero(model.num_positions()).cwiseMax(model.lower_limits()).cwiseMin(model.upper_limits());
+        q = Eigen::VectorXd::Zero(model.num_positions())
+                .cwiseMax(model.lower_limits())
+                .cwiseMin(model.upper_limits());
       }
       forward_kinematics(model, q, ws);
       const auto ref = reference_fk(arm.file, model, q);
@@ -195,14 +200,17 @@ TEST(RobotModel, PointJacobianMatchesFiniteDifferences) {
           const Vec3 angular = delta.axis() * delta.angle() / (2 * h);
           max_linear = std::max(max_linear, (jac.col(i).head<3>() - linear).norm());
           max_angular = std::max(max_angular, (jac.col(i).tail<3>() - angular).norm());
-          EXPECT_LT((jac.col(i).head<3>() - linear).norm(), 1e-7) << model.links()[l].name << " q" << i;
-          EXPECT_LT((jac.col(i).tail<3>() - angular).norm(), 1e-7) << model.links()[l].name << " q" << i;
+          EXPECT_LT((jac.col(i).head<3>() - linear).norm(), 1e-7)
+              << model.links()[l].name << " q" << i;
+          EXPECT_LT((jac.col(i).tail<3>() - angular).norm(), 1e-7)
+              << model.links()[l].name << " q" << i;
           ++checked;
         }
       }
     }
   }
-  std::printf("[jacobian] %d columns, max error linear %.3g, angular %.3g\n", checked, max_linear, max_angular);
+  std::printf("[jacobian] %d columns, max error linear %.3g, angular %.3g\n", checked, max_linear,
+              max_angular);
 }
 
 TEST(RobotModel, FourDofArmOfSeed002) {
@@ -215,16 +223,19 @@ TEST(RobotModel, FourDofArmOfSeed002) {
   Eigen::VectorXd q(4);
   q << 0, 90 * deg, -150 * deg, -30 * deg;
   forward_kinematics(model, q, ws);
-  const Vec3 tip = ws.link_poses[static_cast<size_t>(model.link_index("end_effector"))].translation();
+  const Vec3 tip =
+      ws.link_poses[static_cast<size_t>(model.link_index("end_effector"))].translation();
   // Seed 002 section 4.4: the initial pose puts the end effector at (0, -0.0804, 2.3).
   EXPECT_NEAR(tip.x(), 0.0, 1e-12);
   EXPECT_NEAR(tip.y(), -1.0 + 0.6 * std::sqrt(3.0) / 2 + 0.4, 1e-12);  // exact: -0.080385
-  EXPECT_NEAR(tip.y(), -0.0804, 1e-4);                                  // as the paper prints it
+  EXPECT_NEAR(tip.y(), -0.0804, 1e-4);                                 // as the paper prints it
   EXPECT_NEAR(tip.z(), 2.3, 1e-12);
   q.setZero();
   forward_kinematics(model, q, ws);
-  EXPECT_NEAR((ws.link_poses[static_cast<size_t>(model.link_index("end_effector"))].translation() - Vec3(0, 0, 4)).norm(), 0.0,
-              1e-12);
+  EXPECT_NEAR((ws.link_poses[static_cast<size_t>(model.link_index("end_effector"))].translation() -
+               Vec3(0, 0, 4))
+                  .norm(),
+              0.0, 1e-12);
   EXPECT_GE(model.collision_shapes().size(), 4u);
 }
 
@@ -256,44 +267,60 @@ std::string two_links(const std::string& type, const std::string& geometry) {
 TEST(RobotModelBadInput, EveryClassGetsAClearError) {
   const auto tmp = std::filesystem::temp_directory_path() / "gjk_robot_model_test";
   std::filesystem::create_directories(tmp);
-  EXPECT_NE(error_of([] { RobotModel::from_urdf_file("/nonexistent/robot.urdf"); }).find("cannot open"), std::string::npos);
-  EXPECT_NE(error_of([] { RobotModel::from_urdf_string("<robot name='r'><link name='a'>", ".", "broken.urdf"); })
-                .find("broken.urdf"),
+  EXPECT_NE(
+      error_of([] { RobotModel::from_urdf_file("/nonexistent/robot.urdf"); }).find("cannot open"),
+      std::string::npos);
+  EXPECT_NE(error_of([] {
+              RobotModel::from_urdf_string("<robot name='r'><link name='a'>", ".", "broken.urdf");
+            }).find("broken.urdf"),
             std::string::npos);
-  EXPECT_NE(error_of([] { RobotModel::from_urdf_string(two_links("twisty", "<box size='1 1 1'/>"), ".", "t.urdf"); })
-                .find("t.urdf"),
+  EXPECT_NE(error_of([] {
+              RobotModel::from_urdf_string(two_links("twisty", "<box size='1 1 1'/>"), ".",
+                                           "t.urdf");
+            }).find("t.urdf"),
             std::string::npos);
-  EXPECT_NE(error_of([] { RobotModel::from_urdf_string(two_links("floating", "<box size='1 1 1'/>"), ".", "f.urdf"); })
-                .find("floating"),
+  EXPECT_NE(error_of([] {
+              RobotModel::from_urdf_string(two_links("floating", "<box size='1 1 1'/>"), ".",
+                                           "f.urdf");
+            }).find("floating"),
             std::string::npos);
-  const std::string missing = error_of(
-      [&] { RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='nope.stl'/>"), tmp.string(), "m.urdf"); });
+  const std::string missing = error_of([&] {
+    RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='nope.stl'/>"), tmp.string(),
+                                 "m.urdf");
+  });
   EXPECT_NE(missing.find("nope.stl"), std::string::npos) << missing;
   EXPECT_NE(missing.find("link 'b'"), std::string::npos) << missing;
   {
     std::ofstream(tmp / "empty.stl") << "solid empty\nendsolid empty\n";
-    const std::string empty = error_of(
-        [&] { RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='empty.stl'/>"), tmp.string(), "e.urdf"); });
+    const std::string empty = error_of([&] {
+      RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='empty.stl'/>"),
+                                   tmp.string(), "e.urdf");
+    });
     EXPECT_NE(empty.find("empty.stl"), std::string::npos) << empty;
   }
   {
     std::ofstream(tmp / "garbage.stl") << "this is not a mesh at all";
-    const std::string garbage = error_of(
-        [&] { RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='garbage.stl'/>"), tmp.string(), "g.urdf"); });
+    const std::string garbage = error_of([&] {
+      RobotModel::from_urdf_string(two_links("revolute", "<mesh filename='garbage.stl'/>"),
+                                   tmp.string(), "g.urdf");
+    });
     EXPECT_NE(garbage.find("garbage.stl"), std::string::npos) << garbage;
   }
-  const RobotModel model = RobotModel::from_urdf_string(two_links("revolute", "<box size='1 1 1'/>"), ".", "ok.urdf");
+  const RobotModel model =
+      RobotModel::from_urdf_string(two_links("revolute", "<box size='1 1 1'/>"), ".", "ok.urdf");
   Workspace ws(model);
   Eigen::VectorXd q(1);
   q << NAN;
-  EXPECT_NE(error_of([&] { forward_kinematics(model, q, ws); }).find("not finite"), std::string::npos);
+  EXPECT_NE(error_of([&] { forward_kinematics(model, q, ws); }).find("not finite"),
+            std::string::npos);
   q << 1.5;
   const std::string outside = error_of([&] { forward_kinematics(model, q, ws); });
   EXPECT_NE(outside.find("'j'"), std::string::npos) << outside;
   EXPECT_NE(outside.find("outside its limits"), std::string::npos) << outside;
   Eigen::VectorXd wrong(3);
   wrong.setZero();
-  EXPECT_NE(error_of([&] { forward_kinematics(model, wrong, ws); }).find("expected 1"), std::string::npos);
+  EXPECT_NE(error_of([&] { forward_kinematics(model, wrong, ws); }).find("expected 1"),
+            std::string::npos);
   EXPECT_NE(error_of([&] { model.link_index("nope"); }).find("nope"), std::string::npos);
 }
 

@@ -57,6 +57,12 @@ std::vector<PairDistance> robot_scene_distances(const RobotModel& model, const W
                                                 const DistanceOptions& options = {},
                                                 DistanceCache* cache = nullptr);
 
+/// The same into `out`, reusing its storage: no allocation once `out` has held as many pairs
+/// (the form for a control loop).
+void robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                           const DistanceOptions& options, DistanceCache* cache,
+                           std::vector<PairDistance>& out);
+
 /// The closest (link shape, obstacle) pair, with its gradient. Pairs are pruned with threshold
 /// queries against the best distance found so far (early exit), so only pairs that can beat it
 /// get an exact distance. Returns shape == -1 when nothing is within the cutoff.

@@ -110,6 +110,13 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
                                                         const Workspace& ws, int link,
                                                         const Vec3& point_world);
 
+/// out += scale * J_p^T direction for the point p fixed on `link` (J_p the linear rows of
+/// point_jacobian), without forming J: the derivative of direction . p with respect to q.
+/// `out` must have num_positions() entries. Allocates nothing.
+void add_point_derivative(const RobotModel& model, const Workspace& ws, int link,
+                          const Vec3& point_world, const Vec3& direction, double scale,
+                          Eigen::Ref<Eigen::VectorXd> out);
+
 /// World pose of a collision shape after forward_kinematics.
 inline Pose collision_pose(const RobotModel& model, const Workspace& ws, int shape_index) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape_index)];
