@@ -175,6 +175,24 @@ Pair make_pair(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon&
               climbs(b, options.support)};
 }
 
+/// The problem's scale, the touching distance, and the one-point simplex both loops start from:
+/// the support towards the origin from the difference of the centres.
+struct Start {
+  double scale, touch;
+  Simplex simplex;
+};
+
+Start first_support(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& b) {
+  Start out;
+  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
+  out.scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
+  out.touch = 64.0 * DBL_EPSILON * out.scale;
+  out.simplex.p[0] =
+      pair.support(centre.squaredNorm() > out.touch * out.touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
+  out.simplex.size = 1;
+  return out;
+}
+
 bool valid(const ConvexPolygon& a, const Pose2& pa, const ConvexPolygon& b, const Pose2& pb) {
   return a.size() > 0 && b.size() > 0 && pa.matrix().allFinite() && pb.matrix().allFinite();
 }
@@ -313,13 +331,9 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     return r;
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
-  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  const double scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
-  const double touch = 64.0 * DBL_EPSILON * scale;
-
-  Simplex s;
-  s.p[0] = pair.support(centre.squaredNorm() > touch * touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
-  s.size = 1;
+  const Start start = first_support(pair, a, b);
+  const double scale = start.scale, touch = start.touch;
+  Simplex s = start.simplex;
   Vec2 v = s.p[0].w;
   double v_norm = v.norm();
   bool overlap = false;
@@ -386,13 +400,9 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     return r;
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
-  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  const double scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
-  const double touch = 64.0 * DBL_EPSILON * scale;
-
-  Simplex s;
-  s.p[0] = pair.support(centre.squaredNorm() > touch * touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
-  s.size = 1;
+  const Start start = first_support(pair, a, b);
+  const double touch = start.touch;
+  Simplex s = start.simplex;
   Vec2 v = s.p[0].w;
   int k = 0;
   for (; k < options.max_iterations; ++k) {

@@ -7,6 +7,16 @@
 namespace gjk::robots {
 namespace {
 
+void fill(const SignedDistanceResult& r, int first, int second, PairDistance& d) {
+  d.shape = first;
+  d.obstacle = second;
+  d.distance = r.signed_distance;
+  d.point_on_link = r.point_on_a;
+  d.point_on_obstacle = r.point_on_b;
+  d.normal = r.normal;
+  d.status = r.status;
+}
+
 /// Fills `d` for one pair, reusing its gradient storage (no allocation after the first call).
 void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
                 int obstacle, const DistanceOptions& options, DistanceCache* cache,
@@ -19,13 +29,7 @@ void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene
       warm != nullptr
           ? signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query, *warm)
           : signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query);
-  d.shape = shape;
-  d.obstacle = obstacle;
-  d.distance = r.signed_distance;
-  d.point_on_link = r.point_on_a;
-  d.point_on_obstacle = r.point_on_b;
-  d.normal = r.normal;
-  d.status = r.status;
+  fill(r, shape, obstacle, d);
   if (options.gradients) {
     // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
     d.gradient.resize(model.num_positions());
@@ -165,13 +169,7 @@ std::vector<PairDistance> self_distances(const RobotModel& model, const Workspac
     }
     const SignedDistanceResult r = signed_distance(a.shape, pa, b.shape, pb, options.query);
     PairDistance d;
-    d.shape = first;
-    d.obstacle = second;
-    d.distance = r.signed_distance;
-    d.point_on_link = r.point_on_a;
-    d.point_on_obstacle = r.point_on_b;
-    d.normal = r.normal;
-    d.status = r.status;
+    fill(r, first, second, d);
     if (options.gradients) {
       // Both witness points move: d(distance)/dq = n . (dp_b/dq - dp_a/dq).
       d.gradient = Eigen::VectorXd::Zero(model.num_positions());

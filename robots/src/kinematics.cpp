@@ -28,13 +28,14 @@ void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Works
   }
 }
 
-Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
-                                                        const Workspace& ws, int link,
-                                                        const Vec3& point_world) {
-  Eigen::Matrix<double, 6, Eigen::Dynamic> jac =
-      Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.num_positions());
+namespace {
+
+/// Calls f(joint, world axis, velocity of the point per unit joint value) for every moving joint
+/// between `link` and the root.
+template <class F>
+void for_each_moving_joint(const RobotModel& model, const Workspace& ws, int link,
+                           const Vec3& point_world, F&& f) {
   const auto& joints = model.joints();
-  // Walk from the link up to the root: every moving joint on the way moves the point.
   for (int ji = model.links()[static_cast<size_t>(link)].parent_joint; ji >= 0;
        ji = model.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)]
                 .parent_joint) {
@@ -42,32 +43,35 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
     if (j.type == JointType::Fixed) continue;
     const Pose& frame = ws.joint_poses[static_cast<size_t>(ji)];
     const Vec3 axis = frame.linear() * j.axis;
-    auto column = jac.col(j.q_index);
-    if (j.type == JointType::Prismatic) {
-      column.head<3>() += j.mimic_multiplier * axis;
-    } else {
-      column.head<3>() += j.mimic_multiplier * axis.cross(point_world - frame.translation());
-      column.tail<3>() += j.mimic_multiplier * axis;
-    }
+    f(j, axis,
+      j.type == JointType::Prismatic ? axis : Vec3(axis.cross(point_world - frame.translation())));
   }
+}
+
+}  // namespace
+
+Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
+                                                        const Workspace& ws, int link,
+                                                        const Vec3& point_world) {
+  Eigen::Matrix<double, 6, Eigen::Dynamic> jac =
+      Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.num_positions());
+  // Every moving joint between the link and the root moves the point (mimics add to their source).
+  for_each_moving_joint(model, ws, link, point_world,
+                        [&](const Joint& j, const Vec3& axis, const Vec3& velocity) {
+                          jac.col(j.q_index).head<3>() += j.mimic_multiplier * velocity;
+                          if (j.type != JointType::Prismatic)
+                            jac.col(j.q_index).tail<3>() += j.mimic_multiplier * axis;
+                        });
   return jac;
 }
 
 void add_point_derivative(const RobotModel& model, const Workspace& ws, int link,
                           const Vec3& point_world, const Vec3& direction, double scale,
                           Eigen::Ref<Eigen::VectorXd> out) {
-  const auto& joints = model.joints();
-  for (int ji = model.links()[static_cast<size_t>(link)].parent_joint; ji >= 0;
-       ji = model.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)]
-                .parent_joint) {
-    const Joint& j = joints[static_cast<size_t>(ji)];
-    if (j.type == JointType::Fixed) continue;
-    const Pose& frame = ws.joint_poses[static_cast<size_t>(ji)];
-    const Vec3 axis = frame.linear() * j.axis;
-    const Vec3 velocity =
-        j.type == JointType::Prismatic ? axis : axis.cross(point_world - frame.translation());
-    out[j.q_index] += scale * j.mimic_multiplier * direction.dot(velocity);
-  }
+  for_each_moving_joint(model, ws, link, point_world,
+                        [&](const Joint& j, const Vec3&, const Vec3& velocity) {
+                          out[j.q_index] += scale * j.mimic_multiplier * direction.dot(velocity);
+                        });
 }
 
 }  // namespace gjk::robots
