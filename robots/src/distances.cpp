@@ -19,11 +19,10 @@ void fill(const SignedDistanceResult& r, int first, int second, PairDistance& d)
 
 /// Fills `d` for one pair, reusing its gradient storage (no allocation after the first call).
 void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
-                int obstacle, const DistanceOptions& options, DistanceCache* cache,
-                PairDistance& d) {
+                const Pose& link_shape_pose, int obstacle, const DistanceOptions& options,
+                DistanceCache* cache, PairDistance& d) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
-  const Pose link_shape_pose = collision_pose(model, ws, shape);
   WarmStart* warm = cache != nullptr ? cache->get(shape, obstacle) : nullptr;
   const SignedDistanceResult r =
       warm != nullptr
@@ -49,17 +48,17 @@ void robot_scene_distances(const RobotModel& model, const Workspace& ws, const S
   const int shapes = static_cast<int>(model.collision_shapes().size());
   const int obstacles = static_cast<int>(scene.obstacles.size());
   for (int s = 0; s < shapes; ++s) {
+    const Pose shape_pose = collision_pose(model, ws, s);  // once per shape, not per pair
     for (int o = 0; o < obstacles; ++o) {
       if (std::isfinite(options.cutoff)) {
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
-        const ThresholdResult near =
-            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose,
-                        options.cutoff, options.query);
+        const ThresholdResult near = closer_than(c.shape, shape_pose, obstacle.shape, obstacle.pose,
+                                                 options.cutoff, options.query);
         if (!near.closer) continue;  // certified farther than the cutoff
       }
       if (count == out.size()) out.emplace_back();
-      exact_pair(model, ws, scene, s, o, options, cache, out[count++]);
+      exact_pair(model, ws, scene, s, shape_pose, o, options, cache, out[count++]);
     }
   }
   out.resize(count);
@@ -82,18 +81,18 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
   const int shapes = static_cast<int>(model.collision_shapes().size());
   const int obstacles = static_cast<int>(scene.obstacles.size());
   for (int s = 0; s < shapes; ++s) {
+    const Pose shape_pose = collision_pose(model, ws, s);
     for (int o = 0; o < obstacles; ++o) {
       if (std::isfinite(bound)) {
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         // Early exit: a pair that cannot beat the best so far needs no exact distance.
         const ThresholdResult near =
-            closer_than(c.shape, collision_pose(model, ws, s), obstacle.shape, obstacle.pose, bound,
-                        options.query);
+            closer_than(c.shape, shape_pose, obstacle.shape, obstacle.pose, bound, options.query);
         if (!near.closer) continue;
       }
       PairDistance d;
-      exact_pair(model, ws, scene, s, o, exact, cache, d);
+      exact_pair(model, ws, scene, s, shape_pose, o, exact, cache, d);
       if (best.shape < 0 || d.distance < best.distance) {
         best = std::move(d);
         bound = std::max(best.distance, 0.0);  // overlap: every pair must still be checked
