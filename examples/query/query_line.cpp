@@ -340,6 +340,22 @@ ojson vec(const Vec3& v) {
   return ojson::array({v.x(), v.y(), v.z()});
 }
 
+/// The answer fields of a pair GJK settled (separated, or touching without overlap).
+void write_distance(const gjk::DistanceResult& d, ojson& o) {
+  o["distance"] = d.distance;
+  o["depth"] = 0.0;
+  o["signed_distance"] = d.distance;
+  o["point_on_a"] = vec(d.point_on_a);
+  o["point_on_b"] = vec(d.point_on_b);
+  o["normal"] = vec(d.normal);
+  o["status"] = gjk::to_string(d.status);
+  o["lower_bound"] = d.lower_bound;
+  o["upper_bound"] = d.upper_bound;
+  o["iterations"] = d.iterations;
+  o["feature_on_a"] = gjk::to_string(d.feature_on_a);
+  o["feature_on_b"] = gjk::to_string(d.feature_on_b);
+}
+
 void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
   gjk::Pose pose_a, pose_b;
   const gjk::Shape a = parse_shape(doc["a"], "a", pose_a);
@@ -350,18 +366,7 @@ void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
     fail("", "the engine rejected the pair (invalid_input)");
   if (!d.collision) {  // separated: everything from GJK's distance
     o["collision"] = false;
-    o["distance"] = d.distance;
-    o["depth"] = 0.0;
-    o["signed_distance"] = d.distance;
-    o["point_on_a"] = vec(d.point_on_a);
-    o["point_on_b"] = vec(d.point_on_b);
-    o["normal"] = vec(d.normal);
-    o["status"] = gjk::to_string(d.status);
-    o["lower_bound"] = d.lower_bound;
-    o["upper_bound"] = d.upper_bound;
-    o["iterations"] = d.iterations;
-    o["feature_on_a"] = gjk::to_string(d.feature_on_a);
-    o["feature_on_b"] = gjk::to_string(d.feature_on_b);
+    write_distance(d, o);
     return;
   }
   const gjk::PenetrationResult p = gjk::penetration(a, pose_a, b, pose_b, options);
@@ -382,18 +387,7 @@ void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
     o["feature_on_a"] = gjk::to_string(gjk::Feature::Unknown);
     o["feature_on_b"] = gjk::to_string(gjk::Feature::Unknown);
   } else {  // touching within the contact tolerance, not overlapping: GJK's answer
-    o["distance"] = d.distance;
-    o["depth"] = 0.0;
-    o["signed_distance"] = d.distance;
-    o["point_on_a"] = vec(d.point_on_a);
-    o["point_on_b"] = vec(d.point_on_b);
-    o["normal"] = vec(d.normal);
-    o["status"] = gjk::to_string(d.status);
-    o["lower_bound"] = d.lower_bound;
-    o["upper_bound"] = d.upper_bound;
-    o["iterations"] = d.iterations;
-    o["feature_on_a"] = gjk::to_string(d.feature_on_a);
-    o["feature_on_b"] = gjk::to_string(d.feature_on_b);
+    write_distance(d, o);
   }
 }
 
