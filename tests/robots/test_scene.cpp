@@ -129,7 +129,7 @@ TEST(Scene, TwoPyramidsLoads) {
   ASSERT_EQ(scene.obstacles.size(), 2u);
   EXPECT_EQ(scene.obstacles[0].name, "pyramid_low");
   EXPECT_EQ(scene.obstacles[1].name, "pyramid_high");
-  const Vec3 apex_world[2] = {{0.0, -1.0, 1.8}, {0.0, 0.5, 2.8}};
+  const Vec3 apex_world[2] = {{0.0, -0.8, 1.35}, {0.0, -1.7, 2.6}};
   for (int i = 0; i < 2; ++i) {
     const auto& obstacle = scene.obstacles[static_cast<std::size_t>(i)];
     const auto* pyramid = std::get_if<ConvexPolytope>(&obstacle.shape.geometry);

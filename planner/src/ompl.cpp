@@ -1,0 +1,502 @@
+// OMPL integration: validity with exact clearance, certified motions, clearance objectives.
+#include "gjk/planner/ompl.hpp"
+
+#include "gjk/planner/velocity_inversion.hpp"
+#include "gjk/queries.hpp"
+
+#include <ompl/base/objectives/PathLengthOptimizationObjective.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ob = ompl::base;
+
+namespace gjk::planner {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+/// How far past the margin the valid-direction search aims, so the proposed state is valid
+/// with room to spare rather than on the boundary (metres).
+constexpr double kValidDirectionSlack = 0.01;
+constexpr int kValidDirectionIterations = 8;
+
+/// Largest distance from the link frame's origin to any point of the collision shape.
+double extent_from_link_origin(const robots::CollisionShape& c) {
+  const Shape& s = c.shape;
+  auto corner_max = [&](const std::vector<Vec3>& points) {
+    double r = 0.0;
+    for (const Vec3& p : points) r = std::max(r, (c.origin * p).norm());
+    return r;
+  };
+  double core = 0.0;
+  if (const auto* sphere = std::get_if<Sphere>(&s.geometry)) {
+    core = c.origin.translation().norm() + sphere->radius;
+  } else if (const auto* box = std::get_if<Box>(&s.geometry)) {
+    std::vector<Vec3> corners;
+    for (int i = 0; i < 8; ++i) {
+      corners.emplace_back((i & 1 ? 1 : -1) * box->half_extents.x(),
+                           (i & 2 ? 1 : -1) * box->half_extents.y(),
+                           (i & 4 ? 1 : -1) * box->half_extents.z());
+    }
+    core = corner_max(corners);
+  } else if (const auto* capsule = std::get_if<Capsule>(&s.geometry)) {
+    core = corner_max({Vec3(0, 0, -capsule->half_length), Vec3(0, 0, capsule->half_length)}) +
+           capsule->radius;
+  } else if (const auto* cylinder = std::get_if<Cylinder>(&s.geometry)) {
+    // Every point is within the rim circles' reach: |centre| + sqrt(r² + h²).
+    core = c.origin.translation().norm() + std::hypot(cylinder->radius, cylinder->half_length);
+  } else if (const auto* hull = std::get_if<ConvexPolytope>(&s.geometry)) {
+    core = corner_max(hull->vertices());
+  }
+  return core + s.inflation;
+}
+
+double largest_magnitude(double lower, double upper) {
+  return std::max(std::abs(lower), std::abs(upper));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+std::shared_ptr<ob::RealVectorStateSpace> make_state_space(const robots::RobotModel& model) {
+  const int n = model.num_positions();
+  if (n <= 0) throw PlannerError("make_state_space: '" + model.name() + "' has no moving joints");
+  auto space = std::make_shared<ob::RealVectorStateSpace>(static_cast<unsigned>(n));
+  ob::RealVectorBounds bounds(static_cast<unsigned>(n));
+  const Eigen::VectorXd lower = model.lower_limits(), upper = model.upper_limits();
+  for (int i = 0; i < n; ++i) {
+    bounds.low[static_cast<size_t>(i)] = std::isfinite(lower[i]) ? lower[i] : -M_PI;
+    bounds.high[static_cast<size_t>(i)] = std::isfinite(upper[i]) ? upper[i] : M_PI;
+    space->setDimensionName(static_cast<unsigned>(i),
+                            model.position_names()[static_cast<size_t>(i)]);
+  }
+  space->setBounds(bounds);
+  return space;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CollisionModel::CollisionModel(std::shared_ptr<const robots::RobotModel> model,
+                               std::shared_ptr<const robots::Scene> scene,
+                               CollisionSettings settings)
+    : model_(std::move(model)), scene_(std::move(scene)), settings_(std::move(settings)) {
+  if (!model_) throw PlannerError("CollisionModel: no robot model");
+  if (!scene_) throw PlannerError("CollisionModel: no scene");
+  if (!std::isfinite(settings_.margin) || settings_.margin < 0)
+    throw PlannerError("CollisionSettings.margin = " + std::to_string(settings_.margin) +
+                       ": must be finite and >= 0");
+  if (settings_.self_collision)
+    self_pairs_ = robots::self_collision_pairs(*model_, settings_.allowed_self_pairs, true);
+
+  // Levers for conservative advancement: a point p of a shape on link L, seen from joint j on
+  // L's chain, is at most (sum of the joint offsets below j) + (prismatic travel below j) +
+  // (the shape's extent) from j's axis, whatever the configuration (triangle inequality).
+  const int n = model_->num_positions();
+  const auto& joints = model_->joints();
+  const auto& links = model_->links();
+  levers_.assign(model_->collision_shapes().size(), Eigen::VectorXd::Zero(n));
+  for (size_t s = 0; s < model_->collision_shapes().size(); ++s) {
+    const robots::CollisionShape& c = model_->collision_shapes()[s];
+    double reach = extent_from_link_origin(c);  // from the current joint frame down to the shape
+    for (int link = c.link; link >= 0;) {
+      const int ji = links[static_cast<size_t>(link)].parent_joint;
+      if (ji < 0) break;
+      const robots::Joint& j = joints[static_cast<size_t>(ji)];
+      if (j.q_index >= 0) {
+        const double m = std::abs(j.mimic_multiplier);
+        // Revolute: |dp/dq| = |axis × (p − o_j)| <= reach. Prismatic: the whole subtree slides.
+        levers_[s][j.q_index] += m * (j.type == robots::JointType::Prismatic ? 1.0 : reach);
+        if (j.type == robots::JointType::Prismatic)
+          reach += m * largest_magnitude(j.lower, j.upper) + std::abs(j.mimic_offset);
+      }
+      reach += j.origin.translation().norm();
+      link = j.parent_link;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct QueryContext {
+  explicit QueryContext(const CollisionModel& c)
+      : ws(c.model()),
+        obstacle_caches(c.model(), c.scene()),
+        self_caches(c.self_pairs().size()),
+        poses(c.model().collision_shapes().size(), Pose::Identity()),
+        q(c.model().num_positions()) {}
+  robots::Workspace ws;
+  robots::DistanceCache obstacle_caches;
+  std::vector<WarmStart> self_caches;
+  std::vector<Pose> poses;  ///< collision shapes in the world at the last configuration
+  Eigen::VectorXd q;
+
+  void update(const CollisionModel& c, const Eigen::VectorXd& config) {
+    robots::forward_kinematics(c.model(), config, ws);
+    for (size_t s = 0; s < poses.size(); ++s)
+      poses[s] = robots::collision_pose(c.model(), ws, static_cast<int>(s));
+  }
+};
+
+ContextPool::ContextPool(std::shared_ptr<const CollisionModel> collision)
+    : collision_(std::move(collision)) {}
+ContextPool::~ContextPool() = default;
+
+ContextPool::Lease::Lease(ContextPool& pool, std::unique_ptr<QueryContext> context)
+    : pool_(pool), context_(std::move(context)) {}
+ContextPool::Lease::~Lease() {
+  std::lock_guard<std::mutex> lock(pool_.mutex_);
+  pool_.free_.push_back(std::move(context_));
+}
+
+ContextPool::Lease ContextPool::acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_.empty()) {
+      std::unique_ptr<QueryContext> c = std::move(free_.back());
+      free_.pop_back();
+      return Lease(*this, std::move(c));
+    }
+  }
+  return Lease(*this, std::make_unique<QueryContext>(*collision_));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+bool finite_within_bounds(const robots::RobotModel& model, const Eigen::VectorXd& q) {
+  if (q.size() != model.num_positions() || !q.allFinite()) return false;
+  try {
+    model.check_configuration(q);
+  } catch (const robots::ModelError&) {
+    return false;
+  }
+  return true;
+}
+
+/// True when some pair is closer than the margin (threshold queries: each stops as soon as its
+/// bounds decide, seed 001 Fig. 2(b) lifted to 3D).
+bool any_pair_too_close(const CollisionModel& c, QueryContext& ctx) {
+  const auto& shapes = c.model().collision_shapes();
+  const auto& obstacles = c.scene().obstacles;
+  const double threshold = c.settings().margin;
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    for (size_t o = 0; o < obstacles.size(); ++o) {
+      WarmStart* cache = ctx.obstacle_caches.get(static_cast<int>(s), static_cast<int>(o));
+      const ThresholdResult r =
+          closer_than(shapes[s].shape, ctx.poses[s], obstacles[o].shape, obstacles[o].pose,
+                      threshold, c.settings().query, *cache);
+      if (r.closer) return true;
+    }
+  }
+  for (size_t i = 0; i < c.self_pairs().size(); ++i) {
+    const auto [a, b] = c.self_pairs()[i];
+    const ThresholdResult r =
+        closer_than(shapes[static_cast<size_t>(a)].shape, ctx.poses[static_cast<size_t>(a)],
+                    shapes[static_cast<size_t>(b)].shape, ctx.poses[static_cast<size_t>(b)],
+                    threshold, c.settings().query, ctx.self_caches[i]);
+    if (r.closer) return true;
+  }
+  return false;
+}
+
+/// The closest pair (signed distance), pruning pairs that cannot beat the best so far with
+/// threshold queries. The gradient is filled for the winner.
+ClosestPair closest_pair(const CollisionModel& c, QueryContext& ctx) {
+  const auto& shapes = c.model().collision_shapes();
+  const auto& obstacles = c.scene().obstacles;
+  const QueryOptions& query = c.settings().query;
+  ClosestPair best;
+  best.pair.distance = kInf;
+  Vec3 best_point_b = Vec3::Zero();
+  auto consider = [&](int a, int b, bool self, const Shape& sb, const Pose& pb, WarmStart& cache) {
+    const Shape& sa = shapes[static_cast<size_t>(a)].shape;
+    const Pose& pa = ctx.poses[static_cast<size_t>(a)];
+    if (std::isfinite(best.pair.distance) &&
+        !closer_than(sa, pa, sb, pb, best.pair.distance, query, cache).closer)
+      return;
+    const SignedDistanceResult r = signed_distance(sa, pa, sb, pb, query, cache);
+    if (r.signed_distance < best.pair.distance) {
+      best.self = self;
+      best.pair.shape = a;
+      best.pair.obstacle = b;
+      best.pair.distance = r.signed_distance;
+      best.pair.point_on_link = r.point_on_a;
+      best.pair.point_on_obstacle = r.point_on_b;
+      best.pair.normal = r.normal;
+      best.pair.status = r.status;
+      best_point_b = r.point_on_b;
+    }
+  };
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    for (size_t o = 0; o < obstacles.size(); ++o) {
+      consider(static_cast<int>(s), static_cast<int>(o), false, obstacles[o].shape,
+               obstacles[o].pose,
+               *ctx.obstacle_caches.get(static_cast<int>(s), static_cast<int>(o)));
+    }
+  }
+  for (size_t i = 0; i < c.self_pairs().size(); ++i) {
+    const auto [a, b] = c.self_pairs()[i];
+    consider(a, b, true, shapes[static_cast<size_t>(b)].shape, ctx.poses[static_cast<size_t>(b)],
+             ctx.self_caches[i]);
+  }
+  if (best.pair.shape >= 0) {
+    // seed 002 eq. 7: grad d = −J_a(p_a)ᵀ n (+ J_b(p_b)ᵀ n when the other body is a link).
+    best.pair.gradient = Eigen::VectorXd::Zero(c.model().num_positions());
+    robots::add_point_derivative(
+        c.model(), ctx.ws, shapes[static_cast<size_t>(best.pair.shape)].link,
+        best.pair.point_on_link, best.pair.normal, -1.0, best.pair.gradient);
+    if (best.self) {
+      robots::add_point_derivative(c.model(), ctx.ws,
+                                   shapes[static_cast<size_t>(best.pair.obstacle)].link,
+                                   best_point_b, best.pair.normal, 1.0, best.pair.gradient);
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+StateValidityChecker::StateValidityChecker(const ob::SpaceInformationPtr& si,
+                                           std::shared_ptr<const CollisionModel> collision)
+    : ob::StateValidityChecker(si), collision_(std::move(collision)), pool_(collision_) {
+  if (!collision_) throw PlannerError("StateValidityChecker: no collision model");
+  if (si->getStateDimension() != static_cast<unsigned>(collision_->model().num_positions()))
+    throw PlannerError("StateValidityChecker: the state space has " +
+                       std::to_string(si->getStateDimension()) + " dimensions, '" +
+                       collision_->model().name() + "' has " +
+                       std::to_string(collision_->model().num_positions()) + " joint positions");
+  specs_.clearanceComputationType = ob::StateValidityCheckerSpecs::EXACT;
+  specs_.hasValidDirectionComputation = true;
+}
+
+Eigen::VectorXd StateValidityChecker::to_vector(const ob::State* state) const {
+  const auto* s = state->as<ob::RealVectorStateSpace::StateType>();
+  const int n = collision_->model().num_positions();
+  return Eigen::Map<const Eigen::VectorXd>(s->values, n);
+}
+
+bool StateValidityChecker::is_valid(const Eigen::VectorXd& q) const {
+  if (!finite_within_bounds(collision_->model(), q)) return false;
+  auto ctx = pool_.acquire();
+  ctx->update(*collision_, q);
+  return !any_pair_too_close(*collision_, *ctx);
+}
+
+ClosestPair StateValidityChecker::closest(const Eigen::VectorXd& q) const {
+  if (!finite_within_bounds(collision_->model(), q)) {
+    ClosestPair none;
+    none.pair.distance = -kInf;
+    none.pair.status = Status::InvalidInput;
+    return none;
+  }
+  auto ctx = pool_.acquire();
+  ctx->update(*collision_, q);
+  return closest_pair(*collision_, *ctx);
+}
+
+bool StateValidityChecker::isValid(const ob::State* state) const {
+  return is_valid(to_vector(state));
+}
+
+bool StateValidityChecker::isValid(const ob::State* state, double& dist) const {
+  dist = clearance(state);
+  return dist > collision_->settings().margin;  // exact clearance decides; false on NaN
+}
+
+double StateValidityChecker::clearance(const ob::State* state) const {
+  return closest(to_vector(state)).pair.distance;
+}
+
+bool StateValidityChecker::direction_to_valid(const Eigen::VectorXd& q0, const ClosestPair& start,
+                                              ob::State* valid_state) const {
+  const double target = collision_->settings().margin + kValidDirectionSlack;
+  Eigen::VectorXd q = q0;
+  ClosestPair c = start;
+  for (int i = 0; i < kValidDirectionIterations; ++i) {
+    const double g2 = c.pair.gradient.squaredNorm();
+    if (!(g2 > 0) || !std::isfinite(c.pair.distance)) return false;
+    // Newton step on the linearised clearance: d + gᵀδ = target with δ along g.
+    q += ((target - c.pair.distance) / g2) * c.pair.gradient;
+    auto* s = valid_state->as<ob::RealVectorStateSpace::StateType>();
+    for (int k = 0; k < q.size(); ++k) s->values[k] = q[k];
+    si_->enforceBounds(valid_state);
+    q = to_vector(valid_state);
+    if (is_valid(q)) return true;
+    c = closest(q);
+  }
+  return false;
+}
+
+double StateValidityChecker::clearance(const ob::State* state, ob::State* validState,
+                                       bool& validStateAvailable) const {
+  const Eigen::VectorXd q = to_vector(state);
+  const ClosestPair c = closest(q);
+  validStateAvailable = false;
+  if (c.pair.distance <= collision_->settings().margin && validState)
+    validStateAvailable = direction_to_valid(q, c, validState);
+  return c.pair.distance;
+}
+
+bool StateValidityChecker::isValid(const ob::State* state, double& dist, ob::State* validState,
+                                   bool& validStateAvailable) const {
+  dist = clearance(state, validState, validStateAvailable);
+  return dist > collision_->settings().margin;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+CertifiedMotionValidator::CertifiedMotionValidator(const ob::SpaceInformationPtr& si,
+                                                   std::shared_ptr<const CollisionModel> collision,
+                                                   CertifiedMotionOptions options)
+    : ob::MotionValidator(si),
+      collision_(std::move(collision)),
+      options_(options),
+      pool_(collision_) {
+  if (!collision_) throw PlannerError("CertifiedMotionValidator: no collision model");
+  if (options_.max_steps < 1)
+    throw PlannerError("CertifiedMotionOptions.max_steps = " + std::to_string(options_.max_steps) +
+                       ": must be >= 1");
+}
+
+MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
+                                                    const Eigen::VectorXd& q2) const {
+  MotionCertificate cert;
+  cert.min_clearance = kInf;
+  const CollisionModel& c = *collision_;
+  if (!finite_within_bounds(c.model(), q1) || !finite_within_bounds(c.model(), q2)) return cert;
+
+  const auto& shapes = c.model().collision_shapes();
+  const auto& obstacles = c.scene().obstacles;
+  const double margin = c.settings().margin;
+  const QueryOptions& query = c.settings().query;
+
+  // B_s: how far any point of shape s can move per unit of the motion parameter.
+  const Eigen::VectorXd dq = q2 - q1;
+  std::vector<double> speed(shapes.size());
+  for (size_t s = 0; s < shapes.size(); ++s) speed[s] = c.levers()[s].dot(dq.cwiseAbs());
+
+  auto ctx = pool_.acquire();
+  double s = 0.0, previous = 0.0;
+  while (cert.steps < options_.max_steps) {
+    ctx->q = q1 + s * dq;
+    ctx->update(c, ctx->q);
+    ++cert.steps;
+    double step = kInf;
+    auto advance = [&](double d, double pair_speed) {
+      cert.min_clearance = std::min(cert.min_clearance, d);
+      if (d <= margin) return false;
+      if (pair_speed > 0) step = std::min(step, (d - margin) / pair_speed);
+      return true;
+    };
+    bool clear = true;
+    for (size_t a = 0; a < shapes.size() && clear; ++a) {
+      for (size_t o = 0; o < obstacles.size() && clear; ++o) {
+        WarmStart* cache = ctx->obstacle_caches.get(static_cast<int>(a), static_cast<int>(o));
+        const DistanceResult r = distance(shapes[a].shape, ctx->poses[a], obstacles[o].shape,
+                                          obstacles[o].pose, query, *cache);
+        clear = advance(r.status == Status::InvalidInput ? -kInf : r.distance, speed[a]);
+      }
+    }
+    for (size_t i = 0; i < c.self_pairs().size() && clear; ++i) {
+      const auto [a, b] = c.self_pairs()[i];
+      const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+      const DistanceResult r = distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape,
+                                        ctx->poses[ub], query, ctx->self_caches[i]);
+      clear = advance(r.status == Status::InvalidInput ? -kInf : r.distance, speed[ua] + speed[ub]);
+    }
+    if (!clear) {
+      cert.last_valid = previous;
+      return cert;
+    }
+    // Every pair stays clear on [s, s + step): past the end means the motion is certified.
+    if (s + step > 1.0 || s == 1.0) {
+      cert.valid = true;
+      cert.last_valid = 1.0;
+      return cert;
+    }
+    previous = s;
+    s = std::min(1.0, s + step);
+  }
+  cert.step_limit = true;
+  cert.last_valid = previous;
+  return cert;
+}
+
+bool CertifiedMotionValidator::checkMotion(const ob::State* s1, const ob::State* s2) const {
+  const auto* a = s1->as<ob::RealVectorStateSpace::StateType>();
+  const auto* b = s2->as<ob::RealVectorStateSpace::StateType>();
+  const int n = collision_->model().num_positions();
+  const MotionCertificate cert = certify(Eigen::Map<const Eigen::VectorXd>(a->values, n),
+                                         Eigen::Map<const Eigen::VectorXd>(b->values, n));
+  (cert.valid ? valid_ : invalid_)++;
+  return cert.valid;
+}
+
+bool CertifiedMotionValidator::checkMotion(const ob::State* s1, const ob::State* s2,
+                                           std::pair<ob::State*, double>& lastValid) const {
+  const auto* a = s1->as<ob::RealVectorStateSpace::StateType>();
+  const auto* b = s2->as<ob::RealVectorStateSpace::StateType>();
+  const int n = collision_->model().num_positions();
+  const MotionCertificate cert = certify(Eigen::Map<const Eigen::VectorXd>(a->values, n),
+                                         Eigen::Map<const Eigen::VectorXd>(b->values, n));
+  if (cert.valid) {
+    valid_++;
+    return true;
+  }
+  invalid_++;
+  if (lastValid.first) si_->getStateSpace()->interpolate(s1, s2, cert.last_valid, lastValid.first);
+  lastValid.second = cert.last_valid;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+ClearanceObjective::ClearanceObjective(const ob::SpaceInformationPtr& si, double d0,
+                                       double min_clearance)
+    : ob::StateCostIntegralObjective(si, true), d0_(d0), min_clearance_(min_clearance) {
+  if (!(d0 > 0) || !std::isfinite(d0))
+    throw PlannerError("ClearanceObjective: d0 = " + std::to_string(d0) + ": must be > 0");
+  if (!(min_clearance > 0) || !(min_clearance < d0))
+    throw PlannerError("ClearanceObjective: min_clearance = " + std::to_string(min_clearance) +
+                       ": must be in (0, d0)");
+  setCostToGoHeuristic(&ob::goalRegionCostToGo);
+  description_ = "gjk clearance potential";
+}
+
+ob::Cost ClearanceObjective::stateCost(const ob::State* s) const {
+  PotentialField field;
+  field.d0 = d0_;
+  field.min_distance = min_clearance_;
+  const double c = si_->getStateValidityChecker()->clearance(s);
+  return ob::Cost(pair_potential(std::isnan(c) ? -kInf : c, field));
+}
+
+ob::OptimizationObjectivePtr make_length_clearance_objective(const ob::SpaceInformationPtr& si,
+                                                             double weight, double d0) {
+  if (!(weight >= 0) || !std::isfinite(weight))
+    throw PlannerError("make_length_clearance_objective: weight = " + std::to_string(weight) +
+                       ": must be finite and >= 0");
+  auto combined = std::make_shared<ob::MultiOptimizationObjective>(si);
+  combined->addObjective(std::make_shared<ob::PathLengthOptimizationObjective>(si), 1.0);
+  combined->addObjective(std::make_shared<ClearanceObjective>(si, d0), weight);
+  return combined;
+}
+
+std::shared_ptr<const CollisionModel> install_collision_checking(
+    const ob::SpaceInformationPtr& si, std::shared_ptr<const robots::RobotModel> model,
+    std::shared_ptr<const robots::Scene> scene, CollisionSettings settings) {
+  auto collision = std::make_shared<const CollisionModel>(std::move(model), std::move(scene),
+                                                          std::move(settings));
+  si->setStateValidityChecker(std::make_shared<StateValidityChecker>(si, collision));
+  si->setMotionValidator(std::make_shared<CertifiedMotionValidator>(si, collision));
+  si->setup();
+  return collision;
+}
+
+}  // namespace gjk::planner

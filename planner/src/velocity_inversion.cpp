@@ -1,0 +1,245 @@
+// Velocity inversion with obstacle avoidance (seed 002 section 4.4, eq. 6 and 7).
+#include "gjk/planner/velocity_inversion.hpp"
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace gjk::planner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void check_options(const VelocityInversionOptions& o) {
+  auto fail = [](const char* field, double value, const char* want) {
+    std::ostringstream s;
+    s << "VelocityInversionOptions." << field << " = " << value << ": " << want;
+    throw PlannerError(s.str());
+  };
+  if (!std::isfinite(o.k)) fail("k", o.k, "must be finite");
+  if (!(o.field.d0 > 0) || !std::isfinite(o.field.d0)) fail("field.d0", o.field.d0, "must be > 0");
+  if (!(o.field.min_distance > 0) || !(o.field.min_distance < o.field.d0))
+    fail("field.min_distance", o.field.min_distance, "must be in (0, d0)");
+  if (!(o.singular_threshold >= 0) || !std::isfinite(o.singular_threshold))
+    fail("singular_threshold", o.singular_threshold, "must be >= 0");
+  if (!(o.max_damping >= 0) || !std::isfinite(o.max_damping))
+    fail("max_damping", o.max_damping, "must be >= 0");
+  if (!(o.position_gain >= 0) || !std::isfinite(o.position_gain))
+    fail("position_gain", o.position_gain, "must be >= 0");
+}
+
+}  // namespace
+
+double pair_potential(double distance, const PotentialField& field) {
+  if (distance > field.d0) return 0.0;
+  const double d = std::max(distance, field.min_distance);
+  const double e = 1.0 / d - 1.0 / field.d0;
+  return 0.5 * e * e;
+}
+
+double pair_potential_slope(double distance, const PotentialField& field) {
+  if (distance > field.d0) return 0.0;
+  const double d = std::max(distance, field.min_distance);
+  return (1.0 / field.d0 - 1.0 / d) / (d * d);
+}
+
+Potential total_potential(const robots::RobotModel& model, size_t num_obstacles,
+                          const std::vector<robots::PairDistance>& pairs,
+                          const PotentialField& field) {
+  const int n = model.num_positions();
+  // closest[link * obstacles + obstacle]: the index of that (link, obstacle)'s closest shape pair
+  std::vector<int> closest(model.links().size() * num_obstacles, -1);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const robots::PairDistance& d = pairs[i];
+    if (d.distance > field.d0) continue;
+    if (d.shape < 0 || d.shape >= static_cast<int>(model.collision_shapes().size()) ||
+        d.obstacle < 0 || static_cast<size_t>(d.obstacle) >= num_obstacles)
+      throw PlannerError("total_potential: pair " + std::to_string(i) +
+                         " names a shape or obstacle outside the model and scene");
+    const size_t link = static_cast<size_t>(model.collision_shapes()[d.shape].link);
+    int& slot = closest[link * num_obstacles + static_cast<size_t>(d.obstacle)];
+    if (slot < 0 || d.distance < pairs[static_cast<size_t>(slot)].distance)
+      slot = static_cast<int>(i);
+  }
+  Potential p;
+  p.gradient = Eigen::VectorXd::Zero(n);
+  for (int i : closest) {
+    if (i < 0) continue;
+    const robots::PairDistance& d = pairs[static_cast<size_t>(i)];
+    if (d.gradient.size() != n)
+      throw PlannerError("total_potential: a pair within d0 has no distance gradient");
+    p.value += pair_potential(d.distance, field);
+    p.gradient += pair_potential_slope(d.distance, field) * d.gradient;  // ∇U = U'(d) ∇d
+  }
+  return p;
+}
+
+VelocityInversion::VelocityInversion(const robots::RobotModel& model, const robots::Scene& scene,
+                                     EndEffector end_effector, VelocityInversionOptions options)
+    : model_(model),
+      scene_(scene),
+      end_effector_(std::move(end_effector)),
+      options_(options),
+      ws_(model),
+      cache_(model, scene) {
+  if (end_effector_.link < 0 || end_effector_.link >= static_cast<int>(model.links().size())) {
+    throw PlannerError("VelocityInversion: end-effector link index " +
+                       std::to_string(end_effector_.link) + " is not a link of '" + model.name() +
+                       "'");
+  }
+  if (!end_effector_.offset.allFinite())
+    throw PlannerError("VelocityInversion: end-effector offset is not finite");
+  check_options(options_);
+  distance_options_.gradients = true;  // every pair: the CSV wants all distances, ∇H the near ones
+  step_.qdot = Eigen::VectorXd::Zero(model.num_positions());
+}
+
+Vec3 VelocityInversion::end_effector_position() const {
+  return ws_.link_poses[static_cast<size_t>(end_effector_.link)] * end_effector_.offset;
+}
+
+const VelocityStep& VelocityInversion::solve(const Eigen::VectorXd& q, const Vec3& desired_velocity,
+                                             const Vec3& desired_position, double dt) {
+  const int n = model_.num_positions();
+  robots::forward_kinematics(model_, q, ws_);  // validates q
+  const Vec3 x = end_effector_position();
+
+  const auto t0 = Clock::now();
+  robots::robot_scene_distances(model_, ws_, scene_, distance_options_, &cache_, pairs_);
+  step_.distance_seconds = seconds_since(t0);
+
+  const Potential h = total_potential(model_, scene_.obstacles.size(), pairs_, options_.field);
+  step_.potential = h.value;
+  step_.end_effector = x;
+
+  const Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian =
+      robots::point_jacobian(model_, ws_, end_effector_.link, x).topRows<3>();
+  const Vec3 task_velocity = desired_velocity + options_.position_gain * (desired_position - x);
+
+  // Joints about to cross a limit are frozen: their column leaves J and their entry leaves ∇H, so
+  // the remaining joints take over the task (repeated until no free joint crosses a limit).
+  const Eigen::VectorXd lower = model_.lower_limits(), upper = model_.upper_limits();
+  std::vector<bool> frozen(static_cast<size_t>(n), false);
+  Eigen::VectorXd qdot(n);
+  double sigma_min = 0.0;
+  for (int round = 0; round <= n; ++round) {
+    Eigen::Matrix<double, 3, Eigen::Dynamic> jm = jacobian;
+    Eigen::VectorXd grad = h.gradient;
+    for (int j = 0; j < n; ++j) {
+      if (frozen[static_cast<size_t>(j)]) {
+        jm.col(j).setZero();
+        grad[j] = 0.0;
+      }
+    }
+    // Damped pseudo-inverse from the SVD: J⁺ = Σ σ/(σ² + λ²) v uᵀ, and the null-space projector
+    // I − J⁺J = I − Σ σ²/(σ² + λ²) v vᵀ.
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(jm, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Eigen::VectorXd& sigma = svd.singularValues();
+    sigma_min = sigma.size() > 0 ? sigma[sigma.size() - 1] : 0.0;
+    double lambda2 = 0.0;
+    if (sigma_min < options_.singular_threshold) {
+      const double r = sigma_min / options_.singular_threshold;
+      lambda2 = (1.0 - r * r) * options_.max_damping * options_.max_damping;
+    }
+    Eigen::VectorXd tracking = Eigen::VectorXd::Zero(n);
+    Eigen::VectorXd null_motion = options_.k * grad;
+    for (int i = 0; i < sigma.size(); ++i) {
+      const double s = sigma[i];
+      const double denom = s * s + lambda2;
+      if (denom <= 0.0) continue;  // exactly singular direction, undamped: leave it out
+      const Eigen::VectorXd v = svd.matrixV().col(i);
+      tracking += (s / denom) * svd.matrixU().col(i).dot(task_velocity) * v;
+      null_motion -= (s * s / denom) * v.dot(options_.k * grad) * v;
+    }
+    qdot = tracking + null_motion;
+
+    if (!options_.joint_limits || !(dt > 0)) break;
+    bool newly_frozen = false;
+    for (int j = 0; j < n; ++j) {
+      const double next = q[j] + qdot[j] * dt;
+      if (!frozen[static_cast<size_t>(j)] && (next > upper[j] || next < lower[j])) {
+        frozen[static_cast<size_t>(j)] = true;
+        newly_frozen = true;
+      }
+    }
+    if (!newly_frozen) break;
+  }
+  step_.frozen_joints = static_cast<int>(std::count(frozen.begin(), frozen.end(), true));
+  step_.sigma_min = sigma_min;
+  step_.qdot = qdot;
+  return step_;
+}
+
+SimulationResult simulate(VelocityInversion& inversion, const Eigen::VectorXd& q0,
+                          const EndEffectorTrajectory& trajectory,
+                          const SimulationOptions& options) {
+  if (!(options.dt > 0) || !std::isfinite(options.dt))
+    throw PlannerError("SimulationOptions.dt = " + std::to_string(options.dt) + ": must be > 0");
+  if (!(options.duration >= 0) || !std::isfinite(options.duration))
+    throw PlannerError("SimulationOptions.duration = " + std::to_string(options.duration) +
+                       ": must be >= 0");
+  if (options.record_every < 1)
+    throw PlannerError("SimulationOptions.record_every = " + std::to_string(options.record_every) +
+                       ": must be >= 1");
+
+  const robots::RobotModel& model = inversion.model();
+  const size_t links = model.links().size();
+  const size_t obstacles = inversion.scene().obstacles.size();
+  const Eigen::VectorXd lower = model.lower_limits(), upper = model.upper_limits();
+
+  SimulationResult result;
+  result.min_clearance = std::numeric_limits<double>::infinity();
+  const int steps = static_cast<int>(std::llround(options.duration / options.dt));
+  result.steps = steps;
+  result.samples.reserve(static_cast<size_t>(steps / options.record_every + 2));
+
+  Eigen::VectorXd q = q0;
+  const auto start = Clock::now();
+  for (int i = 0; i <= steps; ++i) {
+    const double t = i * options.dt;
+    Vec3 xd, vd;
+    trajectory(t, xd, vd);
+    const VelocityStep& step = inversion.solve(q, vd, xd, options.dt);
+    result.distance_seconds += step.distance_seconds;
+
+    const double error = (step.end_effector - xd).norm();
+    result.max_tracking_error = std::max(result.max_tracking_error, error);
+    for (const robots::PairDistance& d : inversion.distances()) {
+      result.min_clearance = std::min(result.min_clearance, d.distance);
+    }
+
+    if (i % options.record_every == 0 || i == steps) {
+      SimulationSample s;
+      s.t = t;
+      s.q = q;
+      s.end_effector = step.end_effector;
+      s.desired = xd;
+      s.tracking_error = error;
+      s.potential = step.potential;
+      s.link_obstacle_distance.assign(links * obstacles, std::numeric_limits<double>::infinity());
+      for (const robots::PairDistance& d : inversion.distances()) {
+        const size_t link = static_cast<size_t>(model.collision_shapes()[d.shape].link);
+        double& slot = s.link_obstacle_distance[link * obstacles + static_cast<size_t>(d.obstacle)];
+        slot = std::min(slot, d.distance);
+      }
+      result.samples.push_back(std::move(s));
+    }
+    if (i == steps) break;
+    q += step.qdot * options.dt;  // explicit Euler, fixed step
+    // Limits hold exactly: freezing keeps joints inside up to rounding, which this removes.
+    q = q.cwiseMax(lower).cwiseMin(upper);
+  }
+  result.total_seconds = seconds_since(start);
+  result.collided = result.min_clearance <= 0.0;
+  return result;
+}
+
+}  // namespace gjk::planner
