@@ -61,17 +61,51 @@ double largest_magnitude(double lower, double upper) {
 
 // ---------------------------------------------------------------------------------------------
 
-std::shared_ptr<ob::RealVectorStateSpace> make_state_space(const robots::RobotModel& model) {
-  const int n = model.num_positions();
-  if (n <= 0) throw PlannerError("make_state_space: '" + model.name() + "' has no moving joints");
-  auto space = std::make_shared<ob::RealVectorStateSpace>(static_cast<unsigned>(n));
-  ob::RealVectorBounds bounds(static_cast<unsigned>(n));
+namespace {
+
+/// Model position indices not held fixed; checks the fixed names and values.
+std::vector<int> active_positions_of(const robots::RobotModel& model, const FixedPositions& fixed,
+                                     Eigen::VectorXd* template_q) {
+  const auto& names = model.position_names();
   const Eigen::VectorXd lower = model.lower_limits(), upper = model.upper_limits();
-  for (int i = 0; i < n; ++i) {
-    bounds.low[static_cast<size_t>(i)] = std::isfinite(lower[i]) ? lower[i] : -M_PI;
-    bounds.high[static_cast<size_t>(i)] = std::isfinite(upper[i]) ? upper[i] : M_PI;
-    space->setDimensionName(static_cast<unsigned>(i),
-                            model.position_names()[static_cast<size_t>(i)]);
+  Eigen::VectorXd q = (lower.array().isFinite() && upper.array().isFinite())
+                          .select(0.5 * (lower + upper), Eigen::VectorXd::Zero(lower.size()));
+  for (const auto& [name, value] : fixed) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end())
+      throw PlannerError("fixed position '" + name + "': '" + model.name() +
+                         "' has no joint position of that name");
+    const int i = static_cast<int>(it - names.begin());
+    if (!std::isfinite(value) || value < lower[i] || value > upper[i])
+      throw PlannerError("fixed position '" + name + "' = " + std::to_string(value) +
+                         ": outside its limits [" + std::to_string(lower[i]) + ", " +
+                         std::to_string(upper[i]) + "]");
+    q[i] = value;
+  }
+  std::vector<int> active;
+  for (int i = 0; i < model.num_positions(); ++i) {
+    if (!fixed.count(names[static_cast<size_t>(i)])) active.push_back(i);
+  }
+  if (active.empty())
+    throw PlannerError("'" + model.name() + "' has no joint position left to plan for");
+  if (template_q) *template_q = q;
+  return active;
+}
+
+}  // namespace
+
+std::shared_ptr<ob::RealVectorStateSpace> make_state_space(const robots::RobotModel& model,
+                                                           const FixedPositions& fixed) {
+  const std::vector<int> active = active_positions_of(model, fixed, nullptr);
+  const auto n = static_cast<unsigned>(active.size());
+  auto space = std::make_shared<ob::RealVectorStateSpace>(n);
+  ob::RealVectorBounds bounds(n);
+  const Eigen::VectorXd lower = model.lower_limits(), upper = model.upper_limits();
+  for (unsigned d = 0; d < n; ++d) {
+    const int i = active[d];
+    bounds.low[d] = std::isfinite(lower[i]) ? lower[i] : -M_PI;
+    bounds.high[d] = std::isfinite(upper[i]) ? upper[i] : M_PI;
+    space->setDimensionName(d, model.position_names()[static_cast<size_t>(i)]);
   }
   space->setBounds(bounds);
   return space;
@@ -90,6 +124,7 @@ CollisionModel::CollisionModel(std::shared_ptr<const robots::RobotModel> model,
                        ": must be finite and >= 0");
   if (settings_.self_collision)
     self_pairs_ = robots::self_collision_pairs(*model_, settings_.allowed_self_pairs, true);
+  active_ = active_positions_of(*model_, settings_.fixed_positions, &template_q_);
 
   // Levers for conservative advancement: a point p of a shape on link L, seen from joint j on
   // L's chain, is at most (sum of the joint offsets below j) + (prismatic travel below j) +
@@ -116,6 +151,12 @@ CollisionModel::CollisionModel(std::shared_ptr<const robots::RobotModel> model,
       link = j.parent_link;
     }
   }
+}
+
+Eigen::VectorXd CollisionModel::full_configuration(const double* state_values) const {
+  Eigen::VectorXd q = template_q_;
+  for (size_t d = 0; d < active_.size(); ++d) q[active_[d]] = state_values[d];
+  return q;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,19 +307,19 @@ StateValidityChecker::StateValidityChecker(const ob::SpaceInformationPtr& si,
                                            std::shared_ptr<const CollisionModel> collision)
     : ob::StateValidityChecker(si), collision_(std::move(collision)), pool_(collision_) {
   if (!collision_) throw PlannerError("StateValidityChecker: no collision model");
-  if (si->getStateDimension() != static_cast<unsigned>(collision_->model().num_positions()))
+  if (si->getStateDimension() != collision_->active_positions().size())
     throw PlannerError("StateValidityChecker: the state space has " +
                        std::to_string(si->getStateDimension()) + " dimensions, '" +
                        collision_->model().name() + "' has " +
-                       std::to_string(collision_->model().num_positions()) + " joint positions");
+                       std::to_string(collision_->active_positions().size()) +
+                       " joint positions to plan for (make_state_space with the same fixed "
+                       "positions builds the matching space)");
   specs_.clearanceComputationType = ob::StateValidityCheckerSpecs::EXACT;
   specs_.hasValidDirectionComputation = true;
 }
 
 Eigen::VectorXd StateValidityChecker::to_vector(const ob::State* state) const {
-  const auto* s = state->as<ob::RealVectorStateSpace::StateType>();
-  const int n = collision_->model().num_positions();
-  return Eigen::Map<const Eigen::VectorXd>(s->values, n);
+  return collision_->full_configuration(state->as<ob::RealVectorStateSpace::StateType>()->values);
 }
 
 bool StateValidityChecker::is_valid(const Eigen::VectorXd& q) const {
@@ -316,15 +357,18 @@ double StateValidityChecker::clearance(const ob::State* state) const {
 bool StateValidityChecker::direction_to_valid(const Eigen::VectorXd& q0, const ClosestPair& start,
                                               ob::State* valid_state) const {
   const double target = collision_->settings().margin + kValidDirectionSlack;
+  const std::vector<int>& active = collision_->active_positions();
   Eigen::VectorXd q = q0;
   ClosestPair c = start;
   for (int i = 0; i < kValidDirectionIterations; ++i) {
-    const double g2 = c.pair.gradient.squaredNorm();
+    Eigen::VectorXd g = Eigen::VectorXd::Zero(q.size());  // only the planned positions move
+    for (int k : active) g[k] = c.pair.gradient.size() == q.size() ? c.pair.gradient[k] : 0.0;
+    const double g2 = g.squaredNorm();
     if (!(g2 > 0) || !std::isfinite(c.pair.distance)) return false;
     // Newton step on the linearised clearance: d + gᵀδ = target with δ along g.
-    q += ((target - c.pair.distance) / g2) * c.pair.gradient;
+    q += ((target - c.pair.distance) / g2) * g;
     auto* s = valid_state->as<ob::RealVectorStateSpace::StateType>();
-    for (int k = 0; k < q.size(); ++k) s->values[k] = q[k];
+    for (size_t d = 0; d < active.size(); ++d) s->values[d] = q[active[d]];
     si_->enforceBounds(valid_state);
     q = to_vector(valid_state);
     if (is_valid(q)) return true;
@@ -337,7 +381,7 @@ double StateValidityChecker::clearance(const ob::State* state, ob::State* validS
                                        bool& validStateAvailable) const {
   const Eigen::VectorXd q = to_vector(state);
   const ClosestPair c = closest(q);
-  validStateAvailable = false;
+  validStateAvailable = false;  // (fixed positions never move: the search is in the state space)
   if (c.pair.distance <= collision_->settings().margin && validState)
     validStateAvailable = direction_to_valid(q, c, validState);
   return c.pair.distance;
@@ -429,22 +473,18 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
 }
 
 bool CertifiedMotionValidator::checkMotion(const ob::State* s1, const ob::State* s2) const {
-  const auto* a = s1->as<ob::RealVectorStateSpace::StateType>();
-  const auto* b = s2->as<ob::RealVectorStateSpace::StateType>();
-  const int n = collision_->model().num_positions();
-  const MotionCertificate cert = certify(Eigen::Map<const Eigen::VectorXd>(a->values, n),
-                                         Eigen::Map<const Eigen::VectorXd>(b->values, n));
+  const MotionCertificate cert = certify(
+      collision_->full_configuration(s1->as<ob::RealVectorStateSpace::StateType>()->values),
+      collision_->full_configuration(s2->as<ob::RealVectorStateSpace::StateType>()->values));
   (cert.valid ? valid_ : invalid_)++;
   return cert.valid;
 }
 
 bool CertifiedMotionValidator::checkMotion(const ob::State* s1, const ob::State* s2,
                                            std::pair<ob::State*, double>& lastValid) const {
-  const auto* a = s1->as<ob::RealVectorStateSpace::StateType>();
-  const auto* b = s2->as<ob::RealVectorStateSpace::StateType>();
-  const int n = collision_->model().num_positions();
-  const MotionCertificate cert = certify(Eigen::Map<const Eigen::VectorXd>(a->values, n),
-                                         Eigen::Map<const Eigen::VectorXd>(b->values, n));
+  const MotionCertificate cert = certify(
+      collision_->full_configuration(s1->as<ob::RealVectorStateSpace::StateType>()->values),
+      collision_->full_configuration(s2->as<ob::RealVectorStateSpace::StateType>()->values));
   if (cert.valid) {
     valid_++;
     return true;

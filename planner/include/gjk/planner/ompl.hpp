@@ -1,7 +1,8 @@
 // OMPL integration (OMPL 1.5): drop-in state validity checking with exact clearance and a valid
 // direction, certified motion validation by conservative advancement, and clearance objectives,
 // all on the libgjk engine. States are ompl::base::RealVectorStateSpace states holding the joint
-// vector in the model's position order (make_state_space builds such a space).
+// positions being planned for, in the model's order (make_state_space builds such a space);
+// positions held fixed (CollisionSettings::fixed_positions) are filled in by the checkers.
 #pragma once
 
 #include "gjk/planner/errors.hpp"
@@ -16,6 +17,7 @@
 #include <ompl/base/objectives/StateCostIntegralObjective.h>
 #include <ompl/base/spaces/RealVectorStateSpace.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -24,9 +26,15 @@
 
 namespace gjk::planner {
 
-/// A joint space with the model's position limits as bounds. Continuous joints (no limits) get
-/// [-pi, pi]. Dimension names are the model's position names.
-std::shared_ptr<ompl::base::RealVectorStateSpace> make_state_space(const robots::RobotModel& model);
+/// Joint positions held at a value and left out of the planning space (a gripper's fingers,
+/// say), by position name.
+using FixedPositions = std::map<std::string, double>;
+
+/// A joint space over the model's positions that are not fixed, in model order, with the
+/// model's position limits as bounds (continuous joints get [-pi, pi]) and the position names
+/// as dimension names. Throws PlannerError on an unknown name or a value outside its limits.
+std::shared_ptr<ompl::base::RealVectorStateSpace> make_state_space(
+    const robots::RobotModel& model, const FixedPositions& fixed = {});
 
 /// What makes a state valid. Shared by the validity checker and the motion validator so both
 /// judge the same way.
@@ -39,6 +47,8 @@ struct CollisionSettings {
   bool self_collision = true;
   /// Link pairs (by name) never checked against each other; adjacent links are always skipped.
   std::vector<std::pair<std::string, std::string>> allowed_self_pairs;
+  /// Positions held fixed (not in the OMPL state); pass the same map to make_state_space.
+  FixedPositions fixed_positions;
   QueryOptions query;
 };
 
@@ -51,6 +61,10 @@ class CollisionModel {
   const robots::Scene& scene() const { return *scene_; }
   const CollisionSettings& settings() const { return settings_; }
   const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
+  /// Model position index of each OMPL state dimension.
+  const std::vector<int>& active_positions() const { return active_; }
+  /// The full joint vector for an OMPL state's values (fixed positions filled in).
+  Eigen::VectorXd full_configuration(const double* state_values) const;
 
   /// Upper bound on how fast any point of collision shape `shape` moves per unit change of each
   /// joint position, in any configuration: lever[shape][q] (metres per radian for revolute
@@ -63,6 +77,8 @@ class CollisionModel {
   CollisionSettings settings_;
   std::vector<std::pair<int, int>> self_pairs_;
   std::vector<Eigen::VectorXd> levers_;
+  std::vector<int> active_;
+  Eigen::VectorXd template_q_;  ///< fixed positions set, the rest overwritten per state
 };
 
 /// The closest pair at a configuration: a link shape against an obstacle, or two link shapes.
@@ -117,9 +133,10 @@ class StateValidityChecker : public ompl::base::StateValidityChecker {
   double clearance(const ompl::base::State* state, ompl::base::State* validState,
                    bool& validStateAvailable) const override;
 
-  /// The closest pair with its gradient d clearance / d q.
+  /// The closest pair with its gradient d clearance / d q (full joint vectors from here on).
   ClosestPair closest(const Eigen::VectorXd& q) const;
   bool is_valid(const Eigen::VectorXd& q) const;
+  /// The full joint vector of a state (fixed positions filled in).
   Eigen::VectorXd to_vector(const ompl::base::State* state) const;
   const CollisionModel& collision() const { return *collision_; }
 
@@ -162,7 +179,7 @@ class CertifiedMotionValidator : public ompl::base::MotionValidator {
   bool checkMotion(const ompl::base::State* s1, const ompl::base::State* s2,
                    std::pair<ompl::base::State*, double>& lastValid) const override;
 
-  /// The certificate for the motion q1 -> q2.
+  /// The certificate for the motion q1 -> q2 (full joint vectors).
   MotionCertificate certify(const Eigen::VectorXd& q1, const Eigen::VectorXd& q2) const;
 
  private:
