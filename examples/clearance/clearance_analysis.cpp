@@ -213,6 +213,8 @@ Path read_path(std::istream& in, const std::string& name, const RobotModel& mode
   long line = 0;
   while (std::getline(in, raw)) {
     ++line;
+    // A UTF-8 byte order mark (spreadsheet exports) would otherwise stick to the first name.
+    if (line == 1 && raw.rfind("\xEF\xBB\xBF", 0) == 0) raw.erase(0, 3);
     const std::string text = trim(raw);
     if (text.empty() || text[0] == '#') continue;
     const std::vector<std::string> fields = split_fields(text);

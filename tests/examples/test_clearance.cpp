@@ -266,6 +266,15 @@ TEST(ClearancePath, HeaderErrorsNameLineColumnAndValue) {
             "h.csv:1: column 6: a second time column 'time' (the first is column 1)");
 }
 
+TEST(ClearancePath, ByteOrderMarkAndCrlfAreIgnored) {
+  const Path path =
+      read("\xEF\xBB\xBFjoint1,joint2,joint3,joint4\r\n0.1,0.2,0.3,0.4\r\n", four_dof());
+  ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
+  EXPECT_TRUE(path.has_header);
+  ASSERT_EQ(path.states.size(), 1u);
+  EXPECT_EQ(path.states[0].q, Eigen::Vector4d(0.1, 0.2, 0.3, 0.4));
+}
+
 TEST(ClearancePath, OmplMatrixMatchesCsv) {
   const std::vector<Eigen::VectorXd> qs =
       interpolate(deg({0, 90, -150, -30}), deg({10, 40, -40, -60}), 7);
@@ -693,6 +702,30 @@ TEST(ClearanceTool, UsageErrorsExitTwo) {
         "--progress", "--no-progress", "--json", "OMPL", "EXIT STATUS"}) {
     EXPECT_NE(help.out.find(text), std::string::npos) << text;
   }
+}
+
+TEST(ClearanceTool, PackageDirResolvesPackageUris) {
+  // The 4-DOF arm with its meshes as package://four_dof/meshes/..., the URDF in a temp folder:
+  // the meshes are found only through --package-dir (robots/models holds the package).
+  TempDir tmp;
+  std::string urdf = read_text(kFourDofUrdf);
+  const std::string from = "filename=\"meshes/", to = "filename=\"package://four_dof/meshes/";
+  for (size_t at = urdf.find(from); at != std::string::npos; at = urdf.find(from, at)) {
+    urdf.replace(at, from.size(), to);
+    at += to.size();
+  }
+  const std::string moved = tmp.write("arm.urdf", urdf);
+  const std::vector<std::string> args = {"--urdf", moved,        "--scene", kPyramids,
+                                         "--path", kExamplePath, "--json"};
+  const RunResult without = run_tool(tmp, args);
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_NE(without.err.find("four_dof/meshes"), std::string::npos) << without.err;
+  std::vector<std::string> with = args;
+  with.insert(with.end(),
+              {"--package-dir", tmp.path("nothing_here"), "--package-dir", GJK_ROBOT_MODELS_DIR});
+  const RunResult r = run_tool(tmp, with);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).at("states"), 21);
 }
 
 TEST(ClearanceTool, PandaWithCutoff) {
