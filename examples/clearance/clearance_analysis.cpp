@@ -21,6 +21,8 @@
 #include <sstream>
 #include <thread>
 
+#include <time.h>
+
 namespace gjk_clearance {
 
 using gjk::robots::RobotModel;
@@ -279,13 +281,22 @@ struct ChunkResult {
   size_t states_in_collision = 0;
   Minimum overall;
   std::vector<Minimum> per_link_obstacle;
+  double seconds = 0.0, cpu_seconds = 0.0;
   std::exception_ptr error;
 };
+
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 void analyse_chunk(const RobotModel& model, const Scene& scene,
                    const std::vector<PathState>& states, size_t begin, size_t end,
                    const AnalysisOptions& options, Analysis& analysis, ChunkResult& result,
                    std::atomic<size_t>& done) {
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   try {
     gjk::robots::Workspace ws(model);
     gjk::robots::DistanceCache cache(model, scene);  // warm start from the previous state
@@ -320,6 +331,8 @@ void analyse_chunk(const RobotModel& model, const Scene& scene,
   } catch (...) {
     result.error = std::current_exception();
   }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.cpu_seconds = thread_cpu_seconds() - cpu_start;
 }
 
 }  // namespace
@@ -371,6 +384,8 @@ Analysis analyse(const RobotModel& model, const Scene& scene, const std::vector<
   for (const ChunkResult& r : results) {
     if (r.error) std::rethrow_exception(r.error);
     analysis.pairs += r.pairs;
+    analysis.chunk_seconds.push_back(r.seconds);
+    analysis.chunk_cpu_seconds.push_back(r.cpu_seconds);
     analysis.states_in_collision += r.states_in_collision;
     merge(analysis.overall, r.overall);
     for (size_t k = 0; k < r.per_link_obstacle.size(); ++k) {
@@ -503,7 +518,8 @@ std::string summary_text(const RobotModel& model, const Scene& scene, const Path
     o << "  point on link:     " << vec_text(m.pair.point_on_link) << "\n";
     o << "  point on obstacle: " << vec_text(m.pair.point_on_obstacle) << "\n";
   } else {
-    o << "minimum clearance: none (no pair within the cutoff)\n";
+    o << "minimum clearance: none ("
+      << (analysis.states == 0 ? "no states analysed" : "no pair within the cutoff") << ")\n";
   }
   o << "states in collision (distance < 0): " << analysis.states_in_collision << "\n";
   o << "minimum per (link, obstacle):\n";
@@ -543,6 +559,8 @@ nlohmann::ordered_json summary_json(const RobotModel& model, const Scene& scene,
   j["per_link_obstacle"] = per;
   j["threads"] = analysis.threads;
   j["seconds"] = analysis.seconds;
+  j["chunk_seconds"] = analysis.chunk_seconds;
+  j["chunk_cpu_seconds"] = analysis.chunk_cpu_seconds;
   j["states_per_second"] = states_per_second(analysis);
   return j;
 }

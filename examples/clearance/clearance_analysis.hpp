@@ -99,6 +99,12 @@ struct Analysis {
   std::vector<std::vector<PairRecord>> pairs_per_state;
   int threads = 1;  ///< threads actually used
   double seconds = 0.0;
+  /// Wall time of each thread's chunk: shows an uneven split (overlapping states cost more,
+  /// EPA after GJK).
+  std::vector<double> chunk_seconds;
+  /// CPU time of each chunk's thread (CLOCK_THREAD_CPUTIME_ID): its cost without the waiting on
+  /// a shared, busy machine.
+  std::vector<double> chunk_cpu_seconds;
 };
 
 /// Distances of every (link collision shape, obstacle) pair at every state. Each thread owns a

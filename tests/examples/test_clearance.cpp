@@ -576,6 +576,7 @@ TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
   EXPECT_EQ(s.at("pairs"), 21 * 16);
   EXPECT_EQ(s.at("threads"), 2);
   EXPECT_GT(s.at("states_per_second").get<double>(), 0.0);
+  EXPECT_EQ(s.at("chunk_seconds").size(), 2u);
 
   // The same analysis in-process: the summary's minimum and the CSV rows agree with it.
   const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
