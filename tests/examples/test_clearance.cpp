@@ -1,0 +1,754 @@
+// gjk-clearance: path reading (CSV with and without header, OMPL matrix, bad rows), the threaded
+// analysis against distances recomputed here pair by pair with gjk::signed_distance, and the
+// built executable end to end (exit codes, stderr messages, CSV and JSON outputs).
+#include <gtest/gtest.h>
+
+#include "clearance_analysis.hpp"
+
+#include <gjk/queries.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+using namespace gjk;
+using namespace gjk::robots;
+using gjk_clearance::Analysis;
+using gjk_clearance::AnalysisOptions;
+using gjk_clearance::Path;
+using gjk_clearance::PathError;
+using gjk_clearance::PathState;
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kExe = GJK_CLEARANCE_EXE;
+const std::string kData = GJK_CLEARANCE_DATA_DIR;
+const std::string kFourDofUrdf = std::string(GJK_ROBOT_MODELS_DIR) + "/four_dof/four_dof_arm.urdf";
+const std::string kPandaUrdf = std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf";
+const std::string kPyramids = std::string(GJK_ROBOT_SCENES_DIR) + "/two_pyramids.yaml";
+const std::string kPandaBoxes = std::string(GJK_ROBOT_SCENES_DIR) + "/panda_boxes.yaml";
+const std::string kExamplePath = kData + "/four_dof_path.csv";
+
+const RobotModel& four_dof() {
+  static const RobotModel model = RobotModel::from_urdf_file(kFourDofUrdf);
+  return model;
+}
+const Scene& pyramids() {
+  static const Scene scene = load_scene(kPyramids);
+  return scene;
+}
+const RobotModel& panda() {
+  static const RobotModel model = RobotModel::from_urdf_file(kPandaUrdf);
+  return model;
+}
+const Scene& panda_boxes() {
+  static const Scene scene = load_scene(kPandaBoxes);
+  return scene;
+}
+
+/// A fresh folder per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("gjk_clearance_" + std::to_string(::getpid()) + "_" +
+                                        info->test_suite_name() + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string p = (dir_ / name).string();
+    std::ofstream(p) << text;
+    return p;
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+ private:
+  fs::path dir_;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Path read(const std::string& text, const RobotModel& model, const std::string& name = "p.csv") {
+  std::istringstream in(text);
+  return gjk_clearance::read_path(in, name, model);
+}
+
+/// `count` states evenly from `a` to `b` (both included), as CSV rows "v0,v1,...".
+std::vector<Eigen::VectorXd> interpolate(const Eigen::VectorXd& a, const Eigen::VectorXd& b,
+                                         int count) {
+  std::vector<Eigen::VectorXd> qs;
+  for (int i = 0; i < count; ++i) {
+    const double s = count > 1 ? static_cast<double>(i) / (count - 1) : 0.0;
+    qs.push_back(a + s * (b - a));
+  }
+  return qs;
+}
+
+std::string csv_rows(const std::vector<Eigen::VectorXd>& qs, const char* separator = ",") {
+  std::string text;
+  char buffer[64];
+  for (const Eigen::VectorXd& q : qs) {
+    for (int k = 0; k < q.size(); ++k) {
+      std::snprintf(buffer, sizeof buffer, "%.17g", q[k]);
+      text += (k > 0 ? separator : "") + std::string(buffer);
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+Eigen::VectorXd deg(std::initializer_list<double> values) {
+  Eigen::VectorXd q(static_cast<Eigen::Index>(values.size()));
+  Eigen::Index k = 0;
+  for (double v : values) q[k++] = v * M_PI / 180.0;
+  return q;
+}
+
+Eigen::VectorXd panda_q(std::initializer_list<double> arm, double finger) {
+  Eigen::VectorXd q(8);
+  Eigen::Index k = 0;
+  for (double v : arm) q[k++] = v;
+  q[7] = finger;
+  return q;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Independent check: every pair of every state recomputed from scratch (cold signed distance of
+// the link's collision shape at its forward-kinematics pose against the obstacle).
+
+/// Distance from a point to a shape (0 when the point is on or inside it).
+double point_to_shape(const Vec3& p, const Shape& shape, const Pose& pose) {
+  Pose at = Pose::Identity();
+  at.translation() = p;
+  return gjk::distance(Shape(Sphere{0.0}), at, shape, pose).distance;
+}
+
+void check_against_direct(const RobotModel& model, const Scene& scene,
+                          const std::vector<PathState>& states, const Analysis& analysis,
+                          double cutoff = std::numeric_limits<double>::infinity()) {
+  ASSERT_EQ(analysis.pairs_per_state.size(), states.size());
+  const int shapes = static_cast<int>(model.collision_shapes().size());
+  const int obstacles = static_cast<int>(scene.obstacles.size());
+  Workspace ws(model);
+  double overall = std::numeric_limits<double>::infinity();
+  size_t collisions = 0, pairs = 0;
+  for (size_t i = 0; i < states.size(); ++i) {
+    SCOPED_TRACE("state " + std::to_string(i));
+    forward_kinematics(model, states[i].q, ws);
+    const std::vector<gjk_clearance::PairRecord>& got = analysis.pairs_per_state[i];
+    size_t next = 0;
+    bool collision = false;
+    for (int s = 0; s < shapes; ++s) {
+      const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
+      const Pose pose = ws.link_poses[static_cast<size_t>(c.link)] * c.origin;
+      for (int o = 0; o < obstacles; ++o) {
+        const Obstacle& ob = scene.obstacles[static_cast<size_t>(o)];
+        const SignedDistanceResult r = gjk::signed_distance(c.shape, pose, ob.shape, ob.pose);
+        ASSERT_EQ(r.status, Status::Converged);
+        if (r.signed_distance > cutoff + 1e-9) continue;
+        if (r.signed_distance >= cutoff - 1e-9) {  // at the cutoff: either way is right
+          if (next < got.size() && got[next].shape == s && got[next].obstacle == o) ++next;
+          continue;
+        }
+        ASSERT_LT(next, got.size()) << "pair " << s << "/" << o << " missing";
+        const gjk_clearance::PairRecord& p = got[next++];
+        ASSERT_EQ(p.shape, s);
+        ASSERT_EQ(p.obstacle, o);
+        EXPECT_NEAR(p.distance, r.signed_distance, 1e-9) << "pair " << s << "/" << o;
+        EXPECT_EQ(p.status, Status::Converged);
+        // Witnesses: on each body, and as far apart as the distance says.
+        EXPECT_LE(point_to_shape(p.point_on_link, c.shape, pose), 1e-9);
+        EXPECT_LE(point_to_shape(p.point_on_obstacle, ob.shape, ob.pose), 1e-9);
+        EXPECT_NEAR((p.point_on_obstacle - p.point_on_link).norm(), std::abs(r.signed_distance),
+                    1e-9);
+        overall = std::min(overall, r.signed_distance);
+        collision = collision || r.signed_distance < 0.0;
+      }
+    }
+    EXPECT_EQ(next, got.size());
+    pairs += got.size();
+    if (collision) ++collisions;
+  }
+  EXPECT_EQ(analysis.pairs, pairs);
+  EXPECT_EQ(analysis.states_in_collision, collisions);
+  if (std::isfinite(overall)) {
+    ASSERT_TRUE(analysis.overall.found());
+    EXPECT_NEAR(analysis.overall.pair.distance, overall, 1e-9);
+  }
+}
+
+AnalysisOptions threads(int n, double cutoff = std::numeric_limits<double>::infinity()) {
+  AnalysisOptions o;
+  o.threads = n;
+  o.cutoff = cutoff;
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path reading
+
+TEST(ClearancePath, ExampleCsvWithHeaderAndTime) {
+  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  EXPECT_TRUE(path.errors.empty());
+  EXPECT_TRUE(path.has_header);
+  EXPECT_TRUE(path.has_time);
+  EXPECT_EQ(path.time_column, "t");
+  ASSERT_EQ(path.states.size(), 21u);
+  EXPECT_EQ(path.states[0].line, 4);  // two comment lines and the header come first
+  EXPECT_EQ(path.states[20].line, 24);
+  EXPECT_DOUBLE_EQ(path.states[20].time, 2.0);
+  EXPECT_NEAR(path.states[0].q[1], M_PI / 2, 1e-6);
+  EXPECT_NEAR(path.states[0].q[2], -150.0 * M_PI / 180.0, 1e-6);
+}
+
+TEST(ClearancePath, HeaderMapsColumnsByName) {
+  // Columns permuted, whitespace separated, `time` column in the middle.
+  const Path path = read(
+      "joint3 time joint1 joint4 joint2\n"
+      "0.3 1.5 0.1 0.4 0.2\n"
+      "-0.3   2.5\t-0.1 -0.4 -0.2\n",
+      four_dof());
+  ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
+  EXPECT_TRUE(path.has_time);
+  EXPECT_EQ(path.time_column, "time");
+  ASSERT_EQ(path.states.size(), 2u);
+  EXPECT_EQ(path.states[0].q, Eigen::Vector4d(0.1, 0.2, 0.3, 0.4));
+  EXPECT_EQ(path.states[1].q, Eigen::Vector4d(-0.1, -0.2, -0.3, -0.4));
+  EXPECT_EQ(path.states[0].time, 1.5);
+  EXPECT_EQ(path.states[1].line, 3);
+}
+
+TEST(ClearancePath, HeaderErrorsNameLineColumnAndValue) {
+  const auto message = [](const std::string& text) {
+    try {
+      read(text, four_dof(), "h.csv");
+    } catch (const PathError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("# c\n\njoint1,elbow,joint3,joint4\n0,0,0,0\n")
+                .rfind("h.csv:3: column 2: unknown joint name 'elbow' (joints of robot "
+                       "'four_dof_arm': joint1, joint2, joint3, joint4",
+                       0),
+            0u);
+  EXPECT_EQ(message("joint1,joint2,joint4\n"),
+            "h.csv:1: header has no column for joint joint3 (robot 'four_dof_arm' needs joint1, "
+            "joint2, joint3, joint4)");
+  EXPECT_EQ(message("joint1,joint2,joint3,joint4,joint2\n"),
+            "h.csv:1: column 5: joint 'joint2' appears twice (also column 2)");
+  EXPECT_EQ(message("t,joint1,joint2,joint3,joint4,time\n"),
+            "h.csv:1: column 6: a second time column 'time' (the first is column 1)");
+}
+
+TEST(ClearancePath, ByteOrderMarkAndCrlfAreIgnored) {
+  const Path path =
+      read("\xEF\xBB\xBFjoint1,joint2,joint3,joint4\r\n0.1,0.2,0.3,0.4\r\n", four_dof());
+  ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
+  EXPECT_TRUE(path.has_header);
+  ASSERT_EQ(path.states.size(), 1u);
+  EXPECT_EQ(path.states[0].q, Eigen::Vector4d(0.1, 0.2, 0.3, 0.4));
+}
+
+TEST(ClearancePath, OmplMatrixMatchesCsv) {
+  const std::vector<Eigen::VectorXd> qs =
+      interpolate(deg({0, 90, -150, -30}), deg({10, 40, -40, -60}), 7);
+  // printAsMatrix: space-separated values, one state per line, a trailing space on each line.
+  std::string ompl;
+  for (const Eigen::VectorXd& q : qs) {
+    std::ostringstream line;
+    line.precision(17);
+    for (int k = 0; k < q.size(); ++k) line << q[k] << " ";
+    ompl += line.str() + "\n";
+  }
+  const Path from_ompl = read("# from OMPL\n\n" + ompl, four_dof());
+  const Path from_csv = read(csv_rows(qs), four_dof());
+  EXPECT_FALSE(from_ompl.has_header);
+  EXPECT_FALSE(from_ompl.has_time);
+  ASSERT_TRUE(from_ompl.errors.empty()) << from_ompl.error_text(0);
+  ASSERT_EQ(from_ompl.states.size(), qs.size());
+  ASSERT_EQ(from_csv.states.size(), qs.size());
+  for (size_t i = 0; i < qs.size(); ++i) {
+    EXPECT_EQ(from_ompl.states[i].q, qs[i]);
+    EXPECT_EQ(from_csv.states[i].q, qs[i]);
+    EXPECT_EQ(from_ompl.states[i].line, static_cast<long>(i + 3));
+  }
+}
+
+TEST(ClearancePath, BadRowsAreReportedAndSkipped) {
+  const Path path = read(
+      "t,joint1,joint2,joint3,joint4\n"
+      "0,0.1,0.2,0.3,0.4\n"       // 2 good
+      "1,0.1,abc,0.3,0.4\n"       // 3 non-numeric
+      "2,0.1,0.2,nan,0.4\n"       // 4 NaN
+      "3,0.1,0.2,0.3\n"           // 5 wrong count
+      "4,0.1,0.2,0.3,4.0\n"       // 6 outside [-pi, pi]
+      "\n"                        // 7 blank: skipped
+      "# 8 a comment\n"           // 8 comment: skipped
+      "5,0.1,0.2,0.3,-inf\n"      // 9 infinity
+      "6,0.1,,0.3,0.4\n"          // 10 empty value
+      "7,0.1,0.2,0.3,1e999\n"     // 11 overflow
+      "8,-0.1,-0.2,-0.3,-0.4\n",  // 12 good
+      four_dof(), "bad.csv");
+  ASSERT_EQ(path.states.size(), 2u);
+  EXPECT_EQ(path.states[0].line, 2);
+  EXPECT_EQ(path.states[1].line, 12);
+  EXPECT_EQ(path.states[1].time, 8.0);
+  const std::vector<std::string> expected = {
+      "bad.csv:3: column 3 (joint2): expected a number, got 'abc'",
+      "bad.csv:4: column 4 (joint3): value 'nan' is not finite",
+      "bad.csv:5: expected 5 values (t, joint1, joint2, joint3, joint4), got 4",
+      "bad.csv:6: column 5 (joint4): 4 is outside the joint limits [-3.141592653589793, "
+      "3.141592653589793]",
+      "bad.csv:9: column 5 (joint4): value '-inf' is not finite",
+      "bad.csv:10: column 3 (joint2): empty value",
+      "bad.csv:11: column 5 (joint4): number '1e999' is out of range of a double",
+  };
+  ASSERT_EQ(path.errors.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(path.error_text(i), expected[i]);
+}
+
+TEST(ClearancePath, RowsWithoutHeaderNeedEveryJoint) {
+  const Path path = read("0.1 0.2 0.3\n0.1 0.2 0.3 0.4 0.5\n0.1 0.2 0.3 0.4\n", four_dof());
+  ASSERT_EQ(path.errors.size(), 2u);
+  EXPECT_EQ(path.error_text(0),
+            "p.csv:1: expected 4 values (joint1, joint2, joint3, joint4), got 3");
+  EXPECT_EQ(path.errors[1].line, 2);
+  ASSERT_EQ(path.states.size(), 1u);
+  EXPECT_EQ(path.states[0].line, 3);
+}
+
+TEST(ClearancePath, MissingFileAndDirectoryAreErrorsNamingThem) {
+  TempDir tmp;
+  const std::string missing = tmp.path("no_such_path.csv");
+  try {
+    gjk_clearance::read_path_file(missing, four_dof());
+    FAIL() << "no error";
+  } catch (const PathError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot open path file '" + missing + "': No such file or directory");
+  }
+  try {
+    gjk_clearance::read_path_file(tmp.path(""), four_dof());
+    FAIL() << "no error";
+  } catch (const PathError& e) {
+    EXPECT_NE(std::string(e.what()).find("it is a directory"), std::string::npos) << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis against the direct computation
+
+TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
+  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  EXPECT_EQ(a.states, 21u);
+  EXPECT_EQ(a.pairs, 21u * 8u * 2u);  // 8 collision shapes x 2 pyramids, no cutoff
+  check_against_direct(four_dof(), pyramids(), path.states, a);
+
+  // Per (link, obstacle) minima are the minima of the recomputed pairs.
+  for (size_t link = 0; link < four_dof().links().size(); ++link) {
+    for (size_t o = 0; o < 2; ++o) {
+      double best = std::numeric_limits<double>::infinity();
+      long best_state = -1;
+      for (size_t i = 0; i < a.pairs_per_state.size(); ++i) {
+        for (const auto& p : a.pairs_per_state[i]) {
+          if (static_cast<size_t>(
+                  four_dof().collision_shapes()[static_cast<size_t>(p.shape)].link) == link &&
+              static_cast<size_t>(p.obstacle) == o && p.distance < best) {
+            best = p.distance;
+            best_state = static_cast<long>(i);
+          }
+        }
+      }
+      const gjk_clearance::Minimum& m = a.per_link_obstacle[link * 2 + o];
+      EXPECT_EQ(m.found(), best_state >= 0);
+      if (m.found()) {
+        EXPECT_EQ(m.pair.distance, best);
+        EXPECT_EQ(m.state, best_state);
+      }
+    }
+  }
+}
+
+TEST(ClearanceAnalysis, CutoffLeavesOutFarPairsOnly) {
+  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  const Analysis all = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const double cutoff = 0.5;
+  const Analysis near =
+      gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(2, cutoff));
+  check_against_direct(four_dof(), pyramids(), path.states, near, cutoff);
+  EXPECT_LT(near.pairs, all.pairs);
+  EXPECT_GT(near.pairs, 0u);
+  EXPECT_EQ(near.overall.state, all.overall.state);
+  EXPECT_NEAR(near.overall.pair.distance, all.overall.pair.distance, 1e-12);
+}
+
+void expect_same(const Analysis& a, const Analysis& b) {
+  EXPECT_EQ(a.states, b.states);
+  EXPECT_EQ(a.pairs, b.pairs);
+  EXPECT_EQ(a.states_in_collision, b.states_in_collision);
+  EXPECT_EQ(a.overall.state, b.overall.state);
+  EXPECT_EQ(a.overall.pair.shape, b.overall.pair.shape);
+  EXPECT_EQ(a.overall.pair.obstacle, b.overall.pair.obstacle);
+  ASSERT_EQ(a.per_link_obstacle.size(), b.per_link_obstacle.size());
+  for (size_t k = 0; k < a.per_link_obstacle.size(); ++k) {
+    EXPECT_EQ(a.per_link_obstacle[k].state, b.per_link_obstacle[k].state) << k;
+    EXPECT_NEAR(a.per_link_obstacle[k].pair.distance, b.per_link_obstacle[k].pair.distance, 1e-12);
+  }
+  ASSERT_EQ(a.pairs_per_state.size(), b.pairs_per_state.size());
+  for (size_t i = 0; i < a.pairs_per_state.size(); ++i) {
+    ASSERT_EQ(a.pairs_per_state[i].size(), b.pairs_per_state[i].size()) << i;
+    for (size_t k = 0; k < a.pairs_per_state[i].size(); ++k) {
+      const auto &p = a.pairs_per_state[i][k], &q = b.pairs_per_state[i][k];
+      ASSERT_EQ(p.shape, q.shape);
+      ASSERT_EQ(p.obstacle, q.obstacle);
+      // Warm starts differ at chunk boundaries: the same answer to rounding.
+      EXPECT_NEAR(p.distance, q.distance, 1e-12) << "state " << i << " pair " << k;
+      // Witness points are not unique where faces are parallel (a finger box over the table):
+      // a different warm start may pick other ones, as far apart.
+      EXPECT_NEAR((p.point_on_obstacle - p.point_on_link).norm(),
+                  (q.point_on_obstacle - q.point_on_link).norm(), 1e-9);
+    }
+  }
+}
+
+TEST(ClearanceAnalysis, ThreadCountDoesNotChangeResults) {
+  // 150 states sweeping the arm through the low pyramid and back out (some in collision).
+  std::vector<Eigen::VectorXd> qs =
+      interpolate(deg({0, 90, -150, -30}), deg({-20, 40, 20, -90}), 150);
+  const Path path = read(csv_rows(qs), four_dof());
+  ASSERT_EQ(path.states.size(), 150u);
+  const Analysis one = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  check_against_direct(four_dof(), pyramids(), path.states, one);
+  for (int n : {2, 3, 7, 400}) {
+    SCOPED_TRACE("threads " + std::to_string(n));
+    const Analysis many = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(n));
+    EXPECT_EQ(many.threads, std::min(n, 150));
+    expect_same(one, many);
+  }
+}
+
+TEST(ClearanceAnalysis, ProgressReachesTheTotal) {
+  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  AnalysisOptions o = threads(2);
+  size_t last_done = 0, last_total = 0, calls = 0;
+  o.progress = [&](size_t done, size_t total) {
+    EXPECT_GE(done, last_done);
+    last_done = done;
+    last_total = total;
+    ++calls;
+  };
+  gjk_clearance::analyse(four_dof(), pyramids(), path.states, o);
+  EXPECT_GE(calls, 1u);
+  EXPECT_EQ(last_done, 21u);
+  EXPECT_EQ(last_total, 21u);
+}
+
+TEST(ClearanceAnalysis, EmptyPathGivesNoMinimum) {
+  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), {}, threads(4));
+  EXPECT_EQ(a.states, 0u);
+  EXPECT_FALSE(a.overall.found());
+  EXPECT_EQ(a.pairs, 0u);
+}
+
+TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
+  // From the ready pose, joint 1 sweeps towards the side block and the hand goes down to the
+  // shelf; fingers open.
+  const Eigen::VectorXd ready =
+      panda_q({0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4}, 0.0);
+  const Eigen::VectorXd low = panda_q({0.9, 0.3, 0, -2.2, 0, 2.4, M_PI / 4}, 0.04);
+  const std::vector<Eigen::VectorXd> qs = interpolate(ready, low, 40);
+  std::string text = "panda_finger_joint1";  // header in a different order than the URDF
+  for (int j = 1; j <= 7; ++j) text += ",panda_joint" + std::to_string(j);
+  text += "\n";
+  for (const Eigen::VectorXd& q : qs) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.17g", q[7]);
+    text += buffer;
+    for (int k = 0; k < 7; ++k) {
+      std::snprintf(buffer, sizeof buffer, ",%.17g", q[k]);
+      text += buffer;
+    }
+    text += "\n";
+  }
+  const Path path = read(text, panda());
+  ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
+  ASSERT_EQ(path.states.size(), 40u);
+  EXPECT_EQ(path.states[39].q, qs[39]);
+  const Analysis one = gjk_clearance::analyse(panda(), panda_boxes(), path.states, threads(1));
+  EXPECT_EQ(one.pairs, 40u * panda().collision_shapes().size() * 4u);
+  check_against_direct(panda(), panda_boxes(), path.states, one);
+  ASSERT_TRUE(one.overall.found());
+  // The table sits 1 cm below link0 for the whole path: nothing can come closer than that... but
+  // the hand reaching the shelf does, so the minimum is on the shelf or the side block.
+  const std::string& nearest =
+      panda_boxes().obstacles[static_cast<size_t>(one.overall.pair.obstacle)].name;
+  EXPECT_TRUE(nearest == "shelf" || nearest == "side_block" || nearest == "table") << nearest;
+  expect_same(one, gjk_clearance::analyse(panda(), panda_boxes(), path.states, threads(2)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The executable
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+/// Runs gjk-clearance with `args`; stdout and stderr go through files (no pipe deadlock).
+RunResult run_tool(const TempDir& tmp, const std::vector<std::string>& args) {
+  const std::string out_path = tmp.path("stdout.txt"), err_path = tmp.path("stderr.txt");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  std::vector<std::string> argv_strings = {kExe};
+  argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& s : argv_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, kExe.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  RunResult r;
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot spawn " << kExe;
+    return r;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_text(out_path);
+  r.err = read_text(err_path);
+  return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) lines.push_back(line);
+  return lines;
+}
+
+TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
+  TempDir tmp;
+  const std::string csv = tmp.path("pairs.csv");
+  const RunResult r =
+      run_tool(tmp, {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--out",
+                     csv, "--threads", "2", "--json", "--no-progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json s = json::parse(r.out);
+  EXPECT_EQ(s.at("robot"), "four_dof_arm");
+  EXPECT_EQ(s.at("states"), 21);
+  EXPECT_EQ(s.at("bad_rows"), 0);
+  EXPECT_EQ(s.at("pairs"), 21 * 16);
+  EXPECT_EQ(s.at("threads"), 2);
+  EXPECT_GT(s.at("states_per_second").get<double>(), 0.0);
+  EXPECT_EQ(s.at("chunk_seconds").size(), 2u);
+
+  // The same analysis in-process: the summary's minimum and the CSV rows agree with it.
+  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const json& m = s.at("minimum");
+  EXPECT_NEAR(m.at("distance").get<double>(), a.overall.pair.distance, 1e-12);
+  EXPECT_EQ(m.at("state"), a.overall.state);
+  EXPECT_EQ(m.at("line"), path.states[static_cast<size_t>(a.overall.state)].line);
+  EXPECT_EQ(m.at("obstacle"),
+            pyramids().obstacles[static_cast<size_t>(a.overall.pair.obstacle)].name);
+  EXPECT_EQ(m.at("point_on_link").size(), 3u);
+  EXPECT_EQ(s.at("states_in_collision"), a.states_in_collision);
+
+  const std::vector<std::string> rows = lines_of(read_text(csv));
+  ASSERT_EQ(rows.size(), 1u + 21u * 16u);
+  EXPECT_EQ(rows[0],
+            "state,line,t,link,shape,obstacle,distance,link_x,link_y,link_z,obstacle_x,obstacle_y,"
+            "obstacle_z,status");
+  // Row 1: state 0 (line 4, t = 0), first shape (joint housing of link1) vs pyramid_low.
+  EXPECT_EQ(rows[1].rfind("0,4,0,link1,0:mesh ", 0), 0u) << rows[1];
+  EXPECT_NE(rows[1].find(",pyramid_low,"), std::string::npos) << rows[1];
+  EXPECT_EQ(rows[1].substr(rows[1].size() - 10), ",converged");
+  // Every CSV distance is the in-process one, printed round-trippably.
+  for (size_t k = 1; k < rows.size(); ++k) {
+    std::vector<std::string> f;
+    std::istringstream fields(rows[k]);
+    std::string x;
+    while (std::getline(fields, x, ',')) f.push_back(x);
+    ASSERT_EQ(f.size(), 14u) << rows[k];
+    const size_t state = std::stoul(f[0]), pair = (k - 1) % 16;
+    EXPECT_NEAR(std::stod(f[6]), a.pairs_per_state[state][pair].distance, 1e-12) << rows[k];
+  }
+}
+
+TEST(ClearanceTool, TextSummaryWithoutOut) {
+  TempDir tmp;
+  const RunResult r = run_tool(tmp, {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path",
+                                     kExamplePath, "--threads", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // stderr is a file: no progress bar by default
+  for (const char* text :
+       {"21 states analysed, 0 bad rows skipped", "minimum clearance: ", "point on link:",
+        "point on obstacle:", "states in collision (distance < 0): ",
+        "minimum per (link, obstacle):", "link4 / pyramid_low: ", "states/s (1 thread)"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << " not in\n" << r.out;
+  }
+}
+
+TEST(ClearanceTool, BadRowsExitOneAndTheRestIsAnalysed) {
+  TempDir tmp;
+  const std::string path = tmp.write("bad.csv",
+                                     "0.1,0.2,0.3,0.4\n"
+                                     "0.1,abc,0.3,0.4\n"
+                                     "0.1,0.2,NaN,0.4\n"
+                                     "0.1,0.2,0.3\n"
+                                     "0.1,0.2,0.3,-3.5\n"
+                                     "0.2,0.2,0.3,0.4\n");
+  const RunResult r = run_tool(
+      tmp, {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", path, "--json", "--progress"});
+  EXPECT_EQ(r.exit_code, 1);
+  const std::vector<std::string> err = lines_of(r.err);
+  ASSERT_GE(err.size(), 4u) << r.err;
+  EXPECT_EQ(err[0], path + ":2: column 2 (joint2): expected a number, got 'abc'");
+  EXPECT_EQ(err[1], path + ":3: column 3 (joint3): value 'NaN' is not finite");
+  EXPECT_EQ(err[2], path + ":4: expected 4 values (joint1, joint2, joint3, joint4), got 3");
+  EXPECT_EQ(err[3], path +
+                        ":5: column 4 (joint4): -3.5 is outside the joint limits "
+                        "[-3.141592653589793, 3.141592653589793]");
+  EXPECT_NE(r.err.find("2/2 states"), std::string::npos) << r.err;  // --progress forced on
+  const json s = json::parse(r.out);
+  EXPECT_EQ(s.at("states"), 2);
+  EXPECT_EQ(s.at("bad_rows"), 4);
+  EXPECT_EQ(s.at("minimum").is_object(), true);
+}
+
+TEST(ClearanceTool, FileErrorsExitTwoNamingTheFile) {
+  TempDir tmp;
+  const std::string missing = tmp.path("missing");
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {{"--urdf", missing + ".urdf", "--scene", kPyramids, "--path", kExamplePath},
+       missing + ".urdf"},
+      {{"--urdf", kFourDofUrdf, "--scene", missing + ".yaml", "--path", kExamplePath},
+       missing + ".yaml"},
+      {{"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", missing + ".csv"},
+       "cannot open path file '" + missing + ".csv': No such file or directory"},
+      {{"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--out",
+        missing + "/dir/out.csv"},
+       "cannot open output file '" + missing + "/dir/out.csv'"},
+      {{"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path",
+        tmp.write("h.csv", "joint1,joint2,joint3,wrist\n0,0,0,0\n")},
+       "h.csv:1: column 4: unknown joint name 'wrist'"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_tool(tmp, c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.expected;
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.expected << " not in " << r.err;
+    EXPECT_EQ(r.err.rfind("gjk-clearance: ", 0), 0u) << r.err;
+  }
+}
+
+TEST(ClearanceTool, UsageErrorsExitTwo) {
+  TempDir tmp;
+  const std::vector<std::vector<std::string>> cases = {
+      {"--urdf", kFourDofUrdf, "--scene", kPyramids},  // no --path
+      {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--threads", "0"},
+      {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--cutoff", "x"},
+      {"--no-such-option"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_tool(tmp, args);
+    EXPECT_EQ(r.exit_code, 2) << args.back();
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err, "");
+  }
+  const RunResult help = run_tool(tmp, {"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* text :
+       {"--urdf", "--package-dir", "--scene", "--path", "--out", "--threads", "--cutoff",
+        "--progress", "--no-progress", "--json", "OMPL", "EXIT STATUS"}) {
+    EXPECT_NE(help.out.find(text), std::string::npos) << text;
+  }
+}
+
+TEST(ClearanceTool, PackageDirResolvesPackageUris) {
+  // The 4-DOF arm with its meshes as package://four_dof/meshes/..., the URDF in a temp folder:
+  // the meshes are found only through --package-dir (robots/models holds the package).
+  TempDir tmp;
+  std::string urdf = read_text(kFourDofUrdf);
+  const std::string from = "filename=\"meshes/", to = "filename=\"package://four_dof/meshes/";
+  for (size_t at = urdf.find(from); at != std::string::npos; at = urdf.find(from, at)) {
+    urdf.replace(at, from.size(), to);
+    at += to.size();
+  }
+  const std::string moved = tmp.write("arm.urdf", urdf);
+  const std::vector<std::string> args = {"--urdf", moved,        "--scene", kPyramids,
+                                         "--path", kExamplePath, "--json"};
+  const RunResult without = run_tool(tmp, args);
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_NE(without.err.find("four_dof/meshes"), std::string::npos) << without.err;
+  std::vector<std::string> with = args;
+  with.insert(with.end(),
+              {"--package-dir", tmp.path("nothing_here"), "--package-dir", GJK_ROBOT_MODELS_DIR});
+  const RunResult r = run_tool(tmp, with);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).at("states"), 21);
+}
+
+TEST(ClearanceTool, PandaWithCutoff) {
+  TempDir tmp;
+  const Eigen::VectorXd ready =
+      panda_q({0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4}, 0.0);
+  const Eigen::VectorXd low = panda_q({0.9, 0.3, 0, -2.2, 0, 2.4, M_PI / 4}, 0.04);
+  const std::vector<Eigen::VectorXd> qs = interpolate(ready, low, 30);
+  const std::string path = tmp.write("panda.txt", csv_rows(qs, " "));  // OMPL matrix form
+  const std::string csv = tmp.path("pairs.csv");
+  const RunResult r = run_tool(tmp, {"--urdf", kPandaUrdf, "--scene", kPandaBoxes, "--path", path,
+                                     "--out", csv, "--cutoff", "0.05", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json s = json::parse(r.out);
+  EXPECT_EQ(s.at("states"), 30);
+  const std::vector<std::string> rows = lines_of(read_text(csv));
+  EXPECT_EQ(rows.size(), 1u + s.at("pairs").get<size_t>());
+  EXPECT_EQ(rows[0].rfind("state,line,link,", 0), 0u);  // no time column
+  const Path p = read(csv_rows(qs), panda());
+  const Analysis a = gjk_clearance::analyse(panda(), panda_boxes(), p.states, threads(1, 0.05));
+  EXPECT_EQ(s.at("pairs"), a.pairs);
+  check_against_direct(panda(), panda_boxes(), p.states, a, 0.05);
+}
+
+}  // namespace
