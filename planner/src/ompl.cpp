@@ -425,47 +425,59 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
   std::vector<double> speed(shapes.size());
   for (size_t s = 0; s < shapes.size(); ++s) speed[s] = c.levers()[s].dot(dq.cwiseAbs());
 
+  // Each pair carries its own horizon: the motion parameter up to which it is certified clear
+  // (d − margin)/B past where it was last measured. Only pairs whose horizon has been reached are
+  // measured again, so far pairs cost one query per motion and the near pair sets the pace.
+  struct Tracked {
+    int a, b;  ///< shape index; obstacle index (or second shape for self pairs)
+    bool self;
+    double speed;
+    double horizon = 0.0;
+  };
+  std::vector<Tracked> pairs;
+  pairs.reserve(shapes.size() * obstacles.size() + c.self_pairs().size());
+  for (size_t a = 0; a < shapes.size(); ++a) {
+    for (size_t o = 0; o < obstacles.size(); ++o)
+      pairs.push_back({static_cast<int>(a), static_cast<int>(o), false, speed[a]});
+  }
+  for (const auto& [a, b] : c.self_pairs())
+    pairs.push_back({a, b, true, speed[static_cast<size_t>(a)] + speed[static_cast<size_t>(b)]});
+
   auto ctx = pool_.acquire();
-  double s = 0.0, previous = 0.0;
+  double previous = 0.0;
   while (cert.steps < options_.max_steps) {
-    ctx->q = q1 + s * dq;
-    ctx->update(c, ctx->q);
-    ++cert.steps;
-    double step = kInf;
-    auto advance = [&](double d, double pair_speed) {
-      cert.min_clearance = std::min(cert.min_clearance, d);
-      if (d <= margin) return false;
-      if (pair_speed > 0) step = std::min(step, (d - margin) / pair_speed);
-      return true;
-    };
-    bool clear = true;
-    for (size_t a = 0; a < shapes.size() && clear; ++a) {
-      for (size_t o = 0; o < obstacles.size() && clear; ++o) {
-        WarmStart* cache = ctx->obstacle_caches.get(static_cast<int>(a), static_cast<int>(o));
-        const DistanceResult r = distance(shapes[a].shape, ctx->poses[a], obstacles[o].shape,
-                                          obstacles[o].pose, query, *cache);
-        clear = advance(r.status == Status::InvalidInput ? -kInf : r.distance, speed[a]);
-      }
-    }
-    for (size_t i = 0; i < c.self_pairs().size() && clear; ++i) {
-      const auto [a, b] = c.self_pairs()[i];
-      const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
-      const DistanceResult r = distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape,
-                                        ctx->poses[ub], query, ctx->self_caches[i]);
-      clear = advance(r.status == Status::InvalidInput ? -kInf : r.distance, speed[ua] + speed[ub]);
-    }
-    if (!clear) {
-      cert.last_valid = previous;
-      return cert;
-    }
-    // Every pair stays clear on [s, s + step): past the end means the motion is certified.
-    if (s + step > 1.0 || s == 1.0) {
+    double s = kInf;
+    for (const Tracked& p : pairs) s = std::min(s, p.horizon);
+    if (s > 1.0) {  // every pair certified clear past the end of the motion
       cert.valid = true;
       cert.last_valid = 1.0;
       return cert;
     }
+    ctx->q = q1 + s * dq;
+    ctx->update(c, ctx->q);
+    ++cert.steps;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      Tracked& p = pairs[i];
+      if (p.horizon > s) continue;
+      const auto ua = static_cast<size_t>(p.a), ub = static_cast<size_t>(p.b);
+      DistanceResult r;
+      if (p.self) {
+        r = distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape, ctx->poses[ub], query,
+                     ctx->self_caches[i - shapes.size() * obstacles.size()]);
+      } else {
+        r = distance(shapes[ua].shape, ctx->poses[ua], obstacles[ub].shape, obstacles[ub].pose,
+                     query, *ctx->obstacle_caches.get(p.a, p.b));
+      }
+      ++cert.pair_queries;
+      const double d = r.status == Status::InvalidInput ? -kInf : r.distance;
+      cert.min_clearance = std::min(cert.min_clearance, d);
+      if (!(d > margin)) {
+        cert.last_valid = previous;  // the last configuration at which every pair was clear
+        return cert;
+      }
+      p.horizon = p.speed > 0 ? s + (d - margin) / p.speed : kInf;
+    }
     previous = s;
-    s = std::min(1.0, s + step);
   }
   cert.step_limit = true;
   cert.last_valid = previous;

@@ -14,6 +14,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 using namespace gjk;
@@ -359,4 +363,33 @@ TEST(ClearanceObjective, PenalisesOnlyStatesWithinD0) {
   EXPECT_GT(near, 10);
   EXPECT_GT(far, 10);
   EXPECT_THROW(ClearanceObjective(s.si, -1.0), PlannerError);
+}
+
+TEST(PlanArmExample, PlansCertifiedPathsForBothPresets) {
+  for (const char* robot : {"four_dof", "panda"}) {
+    const std::string out = ::testing::TempDir() + "gjk_plan_" + robot;
+    const std::string command = std::string(GJK_PLAN_ARM_EXAMPLE) + " --robot " + robot +
+                                " --no-plots -o '" + out + "' > '" + out + ".log' 2>&1";
+    EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    std::ifstream log(out + ".log");
+    std::stringstream text;
+    text << log.rdbuf();
+    EXPECT_NE(text.str().find("certified segments"), std::string::npos) << text.str();
+    std::ifstream csv(out + "/plan_" + robot + "_clearance.csv");
+    std::string line;
+    int rows = -1;  // header
+    while (std::getline(csv, line)) ++rows;
+    EXPECT_EQ(rows, 1000) << robot;
+  }
+  // A start in collision is refused with the pair named.
+  const std::string bad = std::string(GJK_PLAN_ARM_EXAMPLE) +
+                          " --robot four_dof --start=0,2.4,0.5,0.3 --no-plots -o " +
+                          ::testing::TempDir() + " 2>&1";
+  FILE* pipe = popen(bad.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[512];
+  while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 2);
+  EXPECT_NE(output.find("start is in collision: link"), std::string::npos) << output;
 }

@@ -149,8 +149,9 @@ class StateValidityChecker : public ompl::base::StateValidityChecker {
 };
 
 struct CertifiedMotionOptions {
-  /// A motion whose certification would need more steps than this is rejected (reported as not
-  /// certified), so a motion grazing an obstacle cannot stall the planner.
+  /// A motion whose certification would need more configurations than this is rejected
+  /// (reported as not certified), so a motion grazing an obstacle cannot stall the planner: a
+  /// pair at distance d from the margin moving at B lets the motion advance by d/B per step.
   int max_steps = 20000;
 };
 
@@ -159,6 +160,7 @@ struct MotionCertificate {
   bool valid = false;
   bool step_limit = false;     ///< rejected because max_steps ran out
   int steps = 0;               ///< configurations at which distances were computed
+  int pair_queries = 0;        ///< distance queries over all pairs and configurations
   double last_valid = 0.0;     ///< in [0, 1]: the motion is certified free on [0, last_valid]
   double min_clearance = 0.0;  ///< smallest clearance seen at the checked configurations
 };
