@@ -120,6 +120,7 @@ void check_static_3d();
 void register_tracking();
 /// Robots: FK + all link-obstacle distances per configuration (bench_robots.cpp).
 void register_robots();
+void register_planner();
 void check_tracking();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().

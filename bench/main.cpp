@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   bench::register_static_3d();
   bench::register_tracking();
   bench::register_robots();
+  bench::register_planner();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

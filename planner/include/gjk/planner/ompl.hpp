@@ -71,6 +71,16 @@ class CollisionModel {
   /// joints, 1 for prismatic ones). Used by conservative advancement.
   const std::vector<Eigen::VectorXd>& levers() const { return levers_; }
 
+  /// A ball holding the body: centre in the body's frame, radius. Lets far pairs be passed over
+  /// without a GJK query.
+  struct BoundingBall {
+    Vec3 centre = Vec3::Zero();
+    double radius = 0.0;
+  };
+  const std::vector<BoundingBall>& shape_balls() const { return shape_balls_; }
+  /// Obstacle balls with the centre in the world.
+  const std::vector<BoundingBall>& obstacle_balls() const { return obstacle_balls_; }
+
  private:
   std::shared_ptr<const robots::RobotModel> model_;
   std::shared_ptr<const robots::Scene> scene_;
@@ -78,7 +88,9 @@ class CollisionModel {
   std::vector<std::pair<int, int>> self_pairs_;
   std::vector<Eigen::VectorXd> levers_;
   std::vector<int> active_;
-  Eigen::VectorXd template_q_;  ///< fixed positions set, the rest overwritten per state
+  Eigen::VectorXd template_q_;
+  std::vector<BoundingBall> shape_balls_,
+      obstacle_balls_;  ///< fixed positions set, the rest overwritten per state
 };
 
 /// The closest pair at a configuration: a link shape against an obstacle, or two link shapes.
