@@ -189,6 +189,9 @@ void validity_gjk(benchmark::State& state, const PlannerCase& c) {
   }
   set_per_query_counters(state, c.configurations.size());
   state.counters["valid_share"] = double(valid) / double(c.configurations.size());
+  state.counters["obstacle_pairs"] =
+      double(c.model->collision_shapes().size() * c.scene->obstacles.size());
+  state.counters["self_pairs"] = double(c.collision->self_pairs().size());
 }
 
 void validity_fcl(benchmark::State& state, const PlannerCase& c, fcl::GJKSolverType solver,
