@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Builds everything and runs all tests. Usage: scripts/test.sh [--sanitize] [build-dir]
-#   --sanitize   ASan + UBSan build (Debug-level checks, optimised code) in build-asan/
+# Builds everything and runs all tests. Usage: scripts/test.sh [--sanitize | --tsan] [build-dir]
+#   --sanitize   ASan + UBSan build (optimised code) of everything, all tests, in build-asan/
+#   --tsan       ThreadSanitizer build of the concurrency tests only (shared models used from
+#                several threads: batch API, OMPL checker and validator), in build-tsan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 sanitize=""
-if [[ "${1:-}" == "--sanitize" ]]; then sanitize="address,undefined"; shift; fi
-build_dir="${1:-$([[ -n $sanitize ]] && echo build-asan || echo build)}"
+targets=()
+tests_regex=""
+case "${1:-}" in
+  --sanitize) sanitize="address,undefined"; shift ;;
+  --tsan) sanitize="thread"; targets=(--target test_concurrency test_batch); tests_regex="Concurrency|Batch|Threads"; shift ;;
+esac
+default_dir=build
+[[ $sanitize == address,undefined ]] && default_dir=build-asan
+[[ $sanitize == thread ]] && default_dir=build-tsan
+build_dir="${1:-$default_dir}"
 
-# The sanitizer build skips the benchmark binary (peers' code, minutes of build time); its
-# smoke run is part of the normal build's tests.
+# Sanitizer builds skip the benchmark binary (peers' code, minutes of build time); its smoke run
+# is part of the normal build's tests.
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGJK_WARNINGS_AS_ERRORS=ON \
   ${sanitize:+-DGJK_SANITIZE=$sanitize -DGJK_BUILD_BENCH=OFF} >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" ${tests_regex:+-R "$tests_regex"}
