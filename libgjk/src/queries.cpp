@@ -119,8 +119,17 @@ GjkOutcome gjk_tracked(const MD& md, const QueryOptions& options, GjkMode mode, 
   return g;
 }
 
-bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b) {
-  return pose_is_valid(pose_a) && pose_is_valid(pose_b) && shape_is_valid(a) && shape_is_valid(b);
+/// Caps below 1 would end the loops before they start and report the starting guess as
+/// converged; NaN or negative tolerances would never (or always) stop them.
+bool options_valid(const QueryOptions& o) {
+  return o.max_iterations >= 1 && o.max_epa_iterations >= 1 && o.tolerance >= 0.0 &&
+         std::isfinite(o.tolerance) && o.epa_tolerance >= 0.0 && std::isfinite(o.epa_tolerance);
+}
+
+bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                  const QueryOptions& options) {
+  return options_valid(options) && pose_is_valid(pose_a) && pose_is_valid(pose_b) &&
+         shape_is_valid(a) && shape_is_valid(b);
 }
 
 /// Penetration of two overlapping (or touching) cores plus their radii, in world frame.
@@ -166,7 +175,7 @@ static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Sh
                                     const Pose& pose_b, const QueryOptions& options,
                                     WarmStart* cache) {
   CollisionResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b)) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
     r.status = Status::InvalidInput;
     return r;
   }
@@ -193,7 +202,7 @@ static DistanceResult distance_impl(const Shape& a, const Pose& pose_a, const Sh
                                     const Pose& pose_b, const QueryOptions& options,
                                     WarmStart* cache) {
   DistanceResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b)) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
     r.status = Status::InvalidInput;
     r.upper_bound = r.lower_bound = std::numeric_limits<double>::quiet_NaN();
     return r;
@@ -236,7 +245,7 @@ static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, co
                                           const Pose& pose_b, const QueryOptions& options,
                                           WarmStart* cache) {
   PenetrationResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b)) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
     r.status = Status::InvalidInput;
     return r;
   }
@@ -256,7 +265,7 @@ static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pos
                                                  const Pose& pose_b, const QueryOptions& options,
                                                  WarmStart* cache) {
   SignedDistanceResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b)) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
     r.status = Status::InvalidInput;
     r.signed_distance = std::numeric_limits<double>::quiet_NaN();
     return r;
@@ -290,7 +299,7 @@ static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, cons
                                         const Pose& pose_b, double threshold,
                                         const QueryOptions& options, WarmStart* cache) {
   ThresholdResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b) || std::isnan(threshold)) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options) || std::isnan(threshold)) {
     r.status = Status::InvalidInput;
     return r;
   }

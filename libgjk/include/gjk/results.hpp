@@ -41,6 +41,8 @@ const char* to_string(Status status);
 const char* to_string(SimplexSolver solver);
 const char* to_string(Feature feature);
 
+/// Query settings. Caps below 1 and negative or non-finite tolerances make every query return
+/// Status::InvalidInput (never an exception).
 struct QueryOptions {
   SimplexSolver solver = SimplexSolver::SignedVolumes;
   SupportMethod support = SupportMethod::Auto;
