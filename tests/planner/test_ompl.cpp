@@ -393,3 +393,43 @@ TEST(PlanArmExample, PlansCertifiedPathsForBothPresets) {
   EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 2);
   EXPECT_NE(output.find("start is in collision: link"), std::string::npos) << output;
 }
+
+TEST(OmplSetup, BadSettingsAreRejectedNamingTheField) {
+  auto model =
+      std::make_shared<const robots::RobotModel>(robots::RobotModel::from_urdf_file(kPanda));
+  auto scene = std::make_shared<const robots::Scene>();
+  auto message = [](auto&& make) -> std::string {
+    try {
+      make();
+    } catch (const PlannerError& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  EXPECT_NE(message([&] {
+              make_state_space(*model, {{"no_such_joint", 0.0}});
+            }).find("'no_such_joint'"),
+            std::string::npos);
+  EXPECT_NE(message([&] {
+              make_state_space(*model, {{"panda_finger_joint1", 0.5}});
+            }).find("outside its limits"),
+            std::string::npos);
+  CollisionSettings negative;
+  negative.margin = -0.1;
+  EXPECT_NE(message([&] { CollisionModel(model, scene, negative); }).find("margin"),
+            std::string::npos);
+  EXPECT_NE(message([&] { CollisionModel(nullptr, scene); }).find("no robot model"),
+            std::string::npos);
+  // A space that does not match the model's planned positions.
+  auto wrong = std::make_shared<ob::SpaceInformation>(make_state_space(*model));  // 8 positions
+  CollisionSettings fingers_fixed;
+  fingers_fixed.fixed_positions = {{"panda_finger_joint1", 0.02}};
+  auto collision = std::make_shared<const CollisionModel>(model, scene, fingers_fixed);
+  EXPECT_NE(message([&] { StateValidityChecker(wrong, collision); }).find("dimensions"),
+            std::string::npos);
+  CertifiedMotionOptions no_steps;
+  no_steps.max_steps = 0;
+  EXPECT_NE(
+      message([&] { CertifiedMotionValidator(wrong, collision, no_steps); }).find("max_steps"),
+      std::string::npos);
+}
