@@ -413,3 +413,21 @@ TEST(GjkEpaFacade, PrimitiveSettersAndInvalidShapes) {
 }
 
 }  // namespace
+
+// The facade's answers are plain bools and optionals, with no status to carry InvalidInput, so
+// bad input is an exception: at the setter for bad vertices, at the query for a bad pose.
+TEST(GjkEpaFacade, BadInputThrows) {
+  const std::vector<gjk::Vec3> cube = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+                                       {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+  gjk::GjkEpa g;
+  std::vector<gjk::Vec3> bad = cube;
+  bad[3].y() = std::nan("");
+  EXPECT_THROW(g.set_shape_a(bad), std::invalid_argument);
+  EXPECT_THROW(g.are_in_collision(), std::logic_error);  // nothing set yet
+  g.set_shape_a(cube);
+  g.set_shape_b_transformed(cube, gjk::Vec3(std::nan(""), 0, 0), gjk::Vec3(3, 0, 0));
+  EXPECT_THROW(g.are_in_collision(), std::invalid_argument);
+  EXPECT_THROW(g.get_distance(), std::invalid_argument);
+  g.set_shape_b_transformed(cube, gjk::Vec3(0, 0, 0), gjk::Vec3(3, 0, 0));  // usable again
+  EXPECT_FALSE(g.are_in_collision());
+}
