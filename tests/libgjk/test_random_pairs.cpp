@@ -4,6 +4,10 @@
 //
 // Reproduce a single failing pair with gjk::testing::make_pair(kSeed, index, class): the failure
 // messages name the class and index.
+//
+// Long runs (docs/reliability.md): GJK_RANDOM_PAIRS_PER_CLASS, GJK_RANDOM_SEED and
+// GJK_RANDOM_MAX_POINTS override the count, the seed and the largest hull size (the reference's
+// cost grows with |A| x |B|), e.g. 3,333,334 pairs per class of 4-16 points for 10 million.
 #include <gtest/gtest.h>
 
 #include "datasets.hpp"
@@ -14,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string>
@@ -28,8 +33,14 @@ using gjk::Status;
 using gjk::Vec3;
 using namespace gjk::testing;
 
-constexpr std::uint64_t kSeed = 0x6a6b5f7061697273ull;  // "jk_pairs"
-constexpr int kPairsPerClass = 3400;
+std::uint64_t env_or(const char* name, std::uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 0) : fallback;
+}
+
+const std::uint64_t kSeed = env_or("GJK_RANDOM_SEED", 0x6a6b5f7061697273ull);  // "jk_pairs"
+const int kPairsPerClass = static_cast<int>(env_or("GJK_RANDOM_PAIRS_PER_CLASS", 3400));
+const int kMaxPoints = static_cast<int>(env_or("GJK_RANDOM_MAX_POINTS", 200));
 
 // Tolerances of the task, relative to the reference scale (size of the bodies, ~1).
 constexpr double kDistanceTolerance = 1e-9;
@@ -224,7 +235,9 @@ void run_solver(const Case& c, SolverStats& stats, int& reported) {
 
 Case make_case(std::uint64_t index, PairClass kind) {
   Case c;
-  c.pair = make_pair(kSeed, index, kind);
+  PairOptions options;
+  options.max_points = std::max(options.min_points, kMaxPoints);
+  c.pair = make_pair(kSeed, index, kind, options);
   c.shape_a = gjk::ConvexPolytope::from_points(c.pair.points_a);
   c.shape_b = gjk::ConvexPolytope::from_points(c.pair.points_b);
   c.world_a = c.pair.world_a();
