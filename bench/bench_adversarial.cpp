@@ -523,9 +523,9 @@ void check_adversarial() {
       const Cell before = all;
       score(cases[i], row.kind, results[i], all);
       // --verbose: every case a row gets wrong, with what went wrong.
-      if (config().verbose && (all.wrong + all.nan + all.threw + all.crashed + all.hung >
-                               before.wrong + before.nan + before.threw + before.crashed +
-                                   before.hung)) {
+      if (config().verbose &&
+          (all.wrong + all.nan + all.threw + all.crashed + all.hung >
+           before.wrong + before.nan + before.threw + before.crashed + before.hung)) {
         static const char* outcome[] = {"answer", "threw", "crashed", "hung"};
         std::fprintf(stderr, "%s | %s | %s %.17g | expected %.17g (tolerance %.3g)\n", row.engine,
                      cases[i].name.c_str(), outcome[static_cast<int>(results[i].outcome)],

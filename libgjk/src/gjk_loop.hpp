@@ -45,13 +45,13 @@ inline bool side_faces_enclose_origin(const Simplex& s, const Vec3& w) {
   return s_ab > 0.0 && s_bc > 0.0 && s_ca > 0.0;
 }
 
-/// a * b - c * d with one rounding (Kahan's fused-multiply-add form).
+/// a * b - c * d to within 1.5 ulps (Kahan's fused-multiply-add form): no cancellation loss.
 inline double difference_of_products(double a, double b, double c, double d) {
   const double cd = c * d;
   return std::fma(a, b, -cd) + std::fma(-c, d, cd);
 }
 
-/// p x q with every component correctly rounded up to a few ulps (no cancellation loss).
+/// p x q, every component within 1.5 ulps of the exact one.
 inline Vec3 accurate_cross(const Vec3& p, const Vec3& q) {
   return Vec3(difference_of_products(p.y(), q.z(), p.z(), q.y()),
               difference_of_products(p.z(), q.x(), p.x(), q.z()),
