@@ -70,6 +70,14 @@ inline Vec3 accurate_cross(const Vec3& p, const Vec3& q) {
 /// (Found by the adversarial suite, tests/libgjk/test_adversarial.cpp.)
 inline void refine_projection(Simplex& s, Vec3& v) {
   constexpr double slack = -8.0 * DBL_EPSILON;
+  if (s.size < 2 || s.size > 3) return;
+  double size2 = 0.0;
+  for (int i = 0; i < s.size; ++i)
+    size2 = std::max(size2, s.points[static_cast<size_t>(i)].w.squaredNorm());
+  // Far from contact (|v| > 1e-3 of the simplex's distance from the origin) v's direction is
+  // already good to 1e-13 rad: skip the work.
+  const double vv = v.squaredNorm();
+  if (!(vv < 1e-6 * size2)) return;
   if (s.size == 2) {
     const Vec3& p = s.points[0].w;
     const Vec3& q = s.points[1].w;
@@ -87,9 +95,8 @@ inline void refine_projection(Simplex& s, Vec3& v) {
     const Vec3 n = e1.cross(e2);
     const double nn = n.squaredNorm();
     if (!(nn > 0.0)) return;
-    // Use the normal only when its direction beats v's: eps |e1||e2| / |n| < eps |a| / |v|.
-    const double size = std::max({a.norm(), s.points[1].w.norm(), s.points[2].w.norm()});
-    if (!(e1.norm() * e2.norm() * v.norm() < size * std::sqrt(nn))) return;
+    // Use the normal only when its direction beats v's: eps |e1||e2| / |n| < eps |w| / |v|.
+    if (!(e1.squaredNorm() * e2.squaredNorm() * vv < size2 * nn)) return;
     const double offset = (n.dot(a) + n.dot(s.points[1].w) + n.dot(s.points[2].w)) / 3.0;
     const Vec3 x = (offset / nn) * n;
     const Vec3 d = x - a;
