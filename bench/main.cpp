@@ -62,7 +62,9 @@ int main(int argc, char** argv) {
     if (want("3d")) bench::check_static_3d();
     if (want("track")) bench::check_tracking();
     if (want("adversarial")) bench::check_adversarial();
-    bench::print_agreement(bench::agreement_results(), bench::config().verbose);
+    // (the adversarial section prints its own table)
+    if (!bench::agreement_results().empty())
+      bench::print_agreement(bench::agreement_results(), bench::config().verbose);
     return 0;
   }
 
