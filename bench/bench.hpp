@@ -122,6 +122,9 @@ void register_tracking();
 void register_robots();
 void register_planner();
 void check_tracking();
+/// Adversarial geometry and peer-issue cases vs exact answers (bench_adversarial.cpp); prints its
+/// own table (wrong / NaN / threw / crashed / hung per engine and family).
+void check_adversarial();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().
 std::vector<Agreement>& agreement_results();

@@ -6,6 +6,9 @@
 //   gjk_bench --quick ...            small data sets (100 pairs, 5 sequences) and a short
 //                                    minimum time: a smoke run of everything in seconds
 //   --sections=2d,3d,track           restricts --check (benchmarks: use --benchmark_filter)
+//   --check --sections=adversarial   the adversarial suite and the peer-issue cases against exact
+//                                    answers, every engine guarded by fork + a 2 s timeout per
+//                                    call (docs/reliability_adversarial.md); not in the default
 //
 // Without --benchmark_min_time the minimum time per benchmark is 0.05 s (0.002 s with --quick):
 // each iteration already runs the whole data set (1000 queries). See docs/benchmarks.md.
@@ -58,7 +61,10 @@ int main(int argc, char** argv) {
     if (want("2d")) bench::check_2d();
     if (want("3d")) bench::check_static_3d();
     if (want("track")) bench::check_tracking();
-    bench::print_agreement(bench::agreement_results(), bench::config().verbose);
+    if (want("adversarial")) bench::check_adversarial();
+    // (the adversarial section prints its own table)
+    if (!bench::agreement_results().empty())
+      bench::print_agreement(bench::agreement_results(), bench::config().verbose);
     return 0;
   }
 

@@ -45,6 +45,71 @@ inline bool side_faces_enclose_origin(const Simplex& s, const Vec3& w) {
   return s_ab > 0.0 && s_bc > 0.0 && s_ca > 0.0;
 }
 
+/// a * b - c * d to within 1.5 ulps (Kahan's fused-multiply-add form): no cancellation loss.
+inline double difference_of_products(double a, double b, double c, double d) {
+  const double cd = c * d;
+  return std::fma(a, b, -cd) + std::fma(-c, d, cd);
+}
+
+/// p x q, every component within 1.5 ulps of the exact one.
+inline Vec3 accurate_cross(const Vec3& p, const Vec3& q) {
+  return Vec3(difference_of_products(p.y(), q.z(), p.z(), q.y()),
+              difference_of_products(p.z(), q.x(), p.x(), q.z()),
+              difference_of_products(p.x(), q.y(), p.y(), q.x()));
+}
+
+/// Recomputes v, the origin's projection on the solved edge or triangle simplex, from cross
+/// products, and its barycentric coordinates from v. The solvers' v = sum lambda_i w_i carries
+/// an absolute error of ~eps * |w|, so near contact (|v| ~ 1e-9 of the size) its direction is
+/// off by ~1e-7 rad: too coarse to pick the right support among nearly coplanar vertices (faces
+/// 1e-9 rad from parallel, nearly parallel edges), and GJK stopped 1e-11 .. 1e-8 away from the
+/// answer, or found no certified lower bound. For an edge [p, q], v = e x (p x q) / |e|^2 with
+/// p x q from fused multiply-adds is accurate to a few ulps of |v|; for a triangle the normal's
+/// direction is accurate to ~eps / sin(smallest angle). The refined v is kept only when it lies
+/// in the simplex (barycentric coordinates >= -8 eps), so it stays a point of A - B.
+/// (Found by the adversarial suite, tests/libgjk/test_adversarial.cpp.)
+inline void refine_projection(Simplex& s, Vec3& v) {
+  constexpr double slack = -8.0 * DBL_EPSILON;
+  if (s.size < 2 || s.size > 3) return;
+  double size2 = 0.0;
+  for (int i = 0; i < s.size; ++i)
+    size2 = std::max(size2, s.points[static_cast<size_t>(i)].w.squaredNorm());
+  // Far from contact (|v| > 1e-3 of the simplex's distance from the origin) v's direction is
+  // already good to 1e-13 rad: skip the work.
+  const double vv = v.squaredNorm();
+  if (!(vv < 1e-6 * size2)) return;
+  if (s.size == 2) {
+    const Vec3& p = s.points[0].w;
+    const Vec3& q = s.points[1].w;
+    const Vec3 e = q - p;
+    const double ee = e.squaredNorm();
+    if (!(ee > 0.0)) return;
+    const double t = -p.dot(e) / ee;
+    if (!(t >= slack && 1.0 - t >= slack)) return;
+    v = e.cross(accurate_cross(p, q)) / ee;
+    s.lambda[0] = 1.0 - t;
+    s.lambda[1] = t;
+  } else if (s.size == 3) {
+    const Vec3& a = s.points[0].w;
+    const Vec3 e1 = s.points[1].w - a, e2 = s.points[2].w - a;
+    const Vec3 n = e1.cross(e2);
+    const double nn = n.squaredNorm();
+    if (!(nn > 0.0)) return;
+    // Use the normal only when its direction beats v's: eps |e1||e2| / |n| < eps |w| / |v|.
+    if (!(e1.squaredNorm() * e2.squaredNorm() * vv < size2 * nn)) return;
+    const double offset = (n.dot(a) + n.dot(s.points[1].w) + n.dot(s.points[2].w)) / 3.0;
+    const Vec3 x = (offset / nn) * n;
+    const Vec3 d = x - a;
+    const double l1 = d.cross(e2).dot(n) / nn, l2 = e1.cross(d).dot(n) / nn;
+    const double l0 = 1.0 - l1 - l2;
+    if (!(l0 >= slack && l1 >= slack && l2 >= slack)) return;
+    v = x;
+    s.lambda[0] = l0;
+    s.lambda[1] = l1;
+    s.lambda[2] = l2;
+  }
+}
+
 inline bool repeats_a_vertex(const Simplex& s, const SupportPoint& w) {
   for (int i = 0; i < s.size; ++i) {
     const SupportPoint& p = s.points[static_cast<size_t>(i)];
@@ -148,6 +213,7 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
       v_norm = 0.0;
       break;
     }
+    refine_projection(s, next_v);
     const double next_norm = next_v.norm();
     if (!(next_norm < v_norm)) {
       // No strict progress: rounding has taken over. The previous simplex is the better one.
