@@ -198,6 +198,20 @@ Body make_body(FuzzedDataProvider& in) {
     std::fprintf(stderr, "body: %s inflation %.17g radius %.17g valid %d well_scaled %d\n",
                  gjk::shape_name(*body.shape).c_str(), body.shape->inflation, body.radius,
                  body.valid, body.well_scaled);
+    std::visit(
+        [](const auto& g) {
+          using G = std::decay_t<decltype(g)>;
+          if constexpr (std::is_same_v<G, gjk::Box>) {
+            std::fprintf(stderr, "  half_extents %.17g %.17g %.17g\n", g.half_extents.x(),
+                         g.half_extents.y(), g.half_extents.z());
+          } else if constexpr (std::is_same_v<G, gjk::Capsule> ||
+                               std::is_same_v<G, gjk::Cylinder>) {
+            std::fprintf(stderr, "  radius %.17g half_length %.17g\n", g.radius, g.half_length);
+          } else if constexpr (std::is_same_v<G, gjk::Sphere>) {
+            std::fprintf(stderr, "  radius %.17g\n", g.radius);
+          }
+        },
+        body.shape->geometry);
   }
   // A body too small to measure is not a rounding test: skip the properties (not the checks
   // for crashes and invalid input).
@@ -275,6 +289,14 @@ double overlap_along(const Body& a, const Pose& pa, const Body& b, const Pose& p
   return support(a, pa, u) + support(b, pb, -u);
 }
 
+/// Radius of the ball swept around the shape's core (sphere and capsule radius plus inflation).
+double ball_radius(const Body& body) {
+  double r = body.shape->inflation;
+  if (const auto* s = std::get_if<gjk::Sphere>(&body.shape->geometry)) r += s->radius;
+  if (const auto* c = std::get_if<gjk::Capsule>(&body.shape->geometry)) r += c->radius;
+  return r;
+}
+
 bool unit(const Vec3& n) {
   return std::abs(n.norm() - 1.0) <= 1e-9;
 }
@@ -321,7 +343,10 @@ struct Checker {
       // The witnesses lie on the supporting planes of the normal, and the normal certifies the
       // distance: no direction separates the bodies by more.
       const double ha = support(a, pa, d.normal), hb = support(b, pb, -d.normal);
-      const double wtol = witness_tolerance(pa, pb, tol);
+      // The normal is (pb - pa) / distance: witness errors of tol tilt it by up to
+      // 2 tol / distance, which moves a supporting plane by that times the size.
+      const double wtol =
+          std::max(witness_tolerance(pa, pb, tol), tol + 2.0 * tol * size(pa, pb) / d.distance);
       FUZZ_CHECK(std::abs(d.normal.dot(d.point_on_a) - ha) <= wtol,
                  "point_on_a off A's supporting plane by %g (tol %g)",
                  d.normal.dot(d.point_on_a) - ha, wtol);
@@ -359,7 +384,13 @@ struct Checker {
     FUZZ_CHECK((p.point_on_a - p.point_on_b - p.depth * p.normal).norm() <= tol,
                "pa - pb is not depth * normal");
     const double ha = support(a, pa, p.normal), hb = support(b, pb, -p.normal);
-    const double wtol = witness_tolerance(pa, pb, tol);
+    double wtol = witness_tolerance(pa, pb, tol);
+    const double core_gap = ball_radius(a) + ball_radius(b) - p.depth;
+    if (core_gap > 0.0) {
+      // Rounded bodies whose cores are apart: the normal is GJK's, the direction of the cores'
+      // gap, tilted by witness errors as in check_distance.
+      wtol = std::max(wtol, tol + 2.0 * kDistanceTol * size(pa, pb) * size(pa, pb) / core_gap);
+    }
     FUZZ_CHECK(std::abs(p.normal.dot(p.point_on_a) - ha) <= wtol, "point_on_a off A's plane by %g",
                p.normal.dot(p.point_on_a) - ha);
     FUZZ_CHECK(std::abs(-p.normal.dot(p.point_on_b) - hb) <= wtol, "point_on_b off B's plane by %g",
@@ -377,6 +408,18 @@ struct Checker {
   /// some query did not converge.
   double check_pair(const Pose& pa, const Pose& pb, gjk::WarmStart& cache) const {
     const double s = size(pa, pb), tol = kDistanceTol * s, dtol = kDepthTol * s;
+    if (verbose()) {
+      auto print = [](const char* name, const Pose& p) {
+        const Eigen::Quaterniond q(p.linear());
+        std::fprintf(stderr, "  %s: t {%.17g, %.17g, %.17g} q {%.17g, %.17g, %.17g, %.17g}\n", name,
+                     p.translation().x(), p.translation().y(), p.translation().z(), q.w(), q.x(),
+                     q.y(), q.z());
+      };
+      std::fprintf(stderr, "pair (solver %d, support %d):\n", static_cast<int>(options.solver),
+                   static_cast<int>(options.support));
+      print("pose_a", pa);
+      print("pose_b", pb);
+    }
     const gjk::DistanceResult d = gjk::distance(*a.shape, pa, *b.shape, pb, options);
     const gjk::DistanceResult dw = gjk::distance(*a.shape, pa, *b.shape, pb, options, cache);
     FUZZ_CHECK(d.status != Status::InvalidInput, "valid input rejected");
