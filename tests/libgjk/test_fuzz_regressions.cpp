@@ -48,4 +48,25 @@ TEST(FuzzRegressions, HugeCoordinatesKeepAFiniteFrame) {
   EXPECT_EQ(hull.vertices().size(), 3u);
 }
 
+// fuzz_queries: rounded bodies whose cores are 1.3e-159 apart (a one-point hull next to a
+// sphere's centre) got a penetration normal of length 0.99999977: |v| was computed from squares
+// that underflow to denormals, and the normal is -v / |v|.
+TEST(FuzzRegressions, NormalIsUnitWhenTheCoresAreDenormallyClose) {
+  const std::vector<Vec3> point = {
+      Vec3(2.5865632712266097e-231, -1.3264653105993759e-159, -6.683323687823615e-234)};
+  const gjk::Shape a = gjk::inflated(ConvexPolytope::from_points(point), 1.2252964426877471);
+  const gjk::Shape b = gjk::inflated(gjk::Sphere{0.0}, 0.055731225296442692);
+  Pose pose = Pose::Identity();
+  pose.linear() = Eigen::Quaterniond(0.5, 0.5, 0.5, 0.5).toRotationMatrix();
+  pose.translation() = Vec3(-3.4160737812911726, -3.4160737812911726, -3.4160737812911726);
+  const gjk::PenetrationResult p = gjk::penetration(a, pose, b, pose);
+  ASSERT_EQ(p.status, gjk::Status::Converged);
+  EXPECT_TRUE(p.collision);
+  EXPECT_NEAR(p.depth, 1.2252964426877471 + 0.055731225296442692, 1e-15);
+  EXPECT_NEAR(p.normal.norm(), 1.0, 1e-15);
+  const gjk::SignedDistanceResult s = gjk::signed_distance(a, pose, b, pose);
+  EXPECT_NEAR(s.normal.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(s.signed_distance, -p.depth, 1e-15);
+}
+
 }  // namespace
