@@ -42,6 +42,9 @@ nice -n 10 cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# fuzz_urdf copies meshes into a temporary dir; a target that dies skips its cleanup, so keep
+# such dirs inside the work dir that the trap removes.
+export TMPDIR="$work"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp"
