@@ -76,6 +76,18 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
                      "': urdfdom could not parse it (malformed XML, unknown joint type, missing "
                      "link or joint reference; urdfdom's own message is on stderr)");
   }
+  // urdfdom links own their children (shared_ptr): a joint graph with a cycle, which urdfdom
+  // accepts (a joint from a link to itself), would keep its links alive after we reject it.
+  struct ReleaseLinks {
+    urdf::ModelInterface& model;
+    ~ReleaseLinks() {
+      for (auto& entry : model.links_) {
+        entry.second->child_links.clear();
+        entry.second->child_joints.clear();
+        entry.second->parent_joint.reset();
+      }
+    }
+  } release_links{*urdf_model};
   const urdf::LinkConstSharedPtr root = urdf_model->getRoot();
   if (!root) throw ModelError("URDF '" + name + "': no root link");
 
