@@ -23,19 +23,29 @@ namespace {
 constexpr double kRelativeFlatness = 1e-10;
 
 struct PrincipalFrame {
-  Vec3 origin;
+  double unit;           // largest |coordinate|: the frame works on points / unit
+  Vec3 origin;           // mean of points / unit
   Eigen::Matrix3d axes;  // columns, largest extent first
-  Vec3 extents;          // max - min along each axis
+  Vec3 extents;          // max - min along each axis, in units of `unit`
+  /// Coordinates of p along the axes, in units of `unit` (of the order of 1).
+  Vec3 local(const Vec3& p) const { return axes.transpose() * (p / unit - origin); }
 };
 
 PrincipalFrame principal_frame(const std::vector<Vec3>& points) {
+  // Work on the points divided by their largest coordinate: the covariance of raw coordinates
+  // overflows from about 1e154 and underflows to zero below 1e-154 (denormal point sets then
+  // got arbitrary axes and reached qhull with a degenerate input).
+  double unit = 0.0;
+  for (const Vec3& p : points) unit = std::max(unit, p.cwiseAbs().maxCoeff());
+  if (!(unit > 0.0)) unit = 1.0;
   Vec3 mean = Vec3::Zero();
-  for (const Vec3& p : points) mean += p;
+  for (const Vec3& p : points) mean += p / unit;
   mean /= static_cast<double>(points.size());
   Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
-  for (const Vec3& p : points) cov += (p - mean) * (p - mean).transpose();
+  for (const Vec3& p : points) cov += (p / unit - mean) * (p / unit - mean).transpose();
   Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> eig(cov);
   PrincipalFrame frame;
+  frame.unit = unit;
   frame.origin = mean;
   // Eigen sorts eigenvalues ascending; we want the largest spread first.
   for (int k = 0; k < 3; ++k) frame.axes.col(k) = eig.eigenvectors().col(2 - k);
@@ -43,7 +53,7 @@ PrincipalFrame principal_frame(const std::vector<Vec3>& points) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
     for (const Vec3& p : points) {
-      const double s = frame.axes.col(k).dot(p - mean);
+      const double s = frame.axes.col(k).dot(p / unit - mean);
       lo = std::min(lo, s);
       hi = std::max(hi, s);
     }
@@ -75,50 +85,67 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
   }
 
   ConvexPolytope hull;
-  hull.dimension_ = dimension;
   std::vector<std::uint32_t> hull_ids;                         // indices into `points`
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;  // in `points` ids
 
-  if (dimension == 0) {
-    hull_ids.push_back(0);
-  } else if (dimension == 1) {
-    size_t lo = 0, hi = 0;
-    const Vec3 axis = frame.axes.col(0);
-    for (size_t i = 1; i < points.size(); ++i) {
-      if (axis.dot(points[i]) < axis.dot(points[lo])) lo = i;
-      if (axis.dot(points[i]) > axis.dot(points[hi])) hi = i;
+  // qhull's own flatness test is stricter than ours near the threshold: when it finds the set
+  // flat (it throws), the set is handled one dimension lower, which drops only a spread qhull
+  // cannot resolve.
+  for (;; --dimension) {
+    hull_ids.clear();
+    edges.clear();
+    if (dimension == 0) {
+      hull_ids.push_back(0);
+      break;
     }
-    hull_ids = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
-    edges.emplace_back(hull_ids[0], hull_ids[1]);
-  } else {
+    if (dimension == 1) {
+      size_t lo = 0, hi = 0;
+      for (size_t i = 1; i < points.size(); ++i) {
+        if (frame.local(points[i]).x() < frame.local(points[lo]).x()) lo = i;
+        if (frame.local(points[i]).x() > frame.local(points[hi]).x()) hi = i;
+      }
+      hull_ids = {static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(hi)};
+      edges.emplace_back(hull_ids[0], hull_ids[1]);
+      if (lo == hi) {  // the spread vanished in rounding: one point after all
+        hull_ids.pop_back();
+        edges.clear();
+        dimension = 0;
+      }
+      break;
+    }
     const int dim = dimension;
     std::vector<double> coords;
     coords.reserve(points.size() * static_cast<size_t>(dim));
     for (const Vec3& p : points) {
-      for (int k = 0; k < dim; ++k) coords.push_back(frame.axes.col(k).dot(p - frame.origin));
+      const Vec3 q = frame.local(p);
+      for (int k = 0; k < dim; ++k) coords.push_back(q[k]);
     }
     std::vector<std::array<std::uint32_t, 3>> tris;
-    detail::run_qhull(coords, dim, "Qt", [&](qhT* qh, facetT* facet) {
-      std::array<std::uint32_t, 3> ids{};
-      int n = 0;
-      vertexT *vertex, **vertexp;
-      FOREACHvertex_(facet->vertices) {
-        if (n < 3)
-          ids[static_cast<size_t>(n)] = static_cast<std::uint32_t>(qh_pointid(qh, vertex->point));
-        ++n;
-      }
-      if (dim == 2 && n == 2) {
-        edges.emplace_back(ids[0], ids[1]);
-      } else if (dim == 3 && n == 3) {
-        // Orient the triangle so its normal points out of the hull (qhull's normal is outward).
-        const Vec3& a = points[ids[0]];
-        const Vec3 normal = (points[ids[1]] - a).cross(points[ids[2]] - a);
-        Vec3 qh_normal = Vec3::Zero();
-        for (int k = 0; k < 3; ++k) qh_normal += facet->normal[k] * frame.axes.col(k);
-        if (normal.dot(qh_normal) < 0) std::swap(ids[1], ids[2]);
-        tris.push_back(ids);
-      }
-    });
+    try {
+      detail::run_qhull(coords, dim, "Qt", [&](qhT* qh, facetT* facet) {
+        std::array<std::uint32_t, 3> ids{};
+        int n = 0;
+        vertexT *vertex, **vertexp;
+        FOREACHvertex_(facet->vertices) {
+          if (n < 3)
+            ids[static_cast<size_t>(n)] = static_cast<std::uint32_t>(qh_pointid(qh, vertex->point));
+          ++n;
+        }
+        if (dim == 2 && n == 2) {
+          edges.emplace_back(ids[0], ids[1]);
+        } else if (dim == 3 && n == 3) {
+          // Orient the triangle so its normal points out of the hull (qhull's normal is outward).
+          const Vec3& a = points[ids[0]];
+          const Vec3 normal = (points[ids[1]] - a).cross(points[ids[2]] - a);
+          Vec3 qh_normal = Vec3::Zero();
+          for (int k = 0; k < 3; ++k) qh_normal += facet->normal[k] * frame.axes.col(k);
+          if (normal.dot(qh_normal) < 0) std::swap(ids[1], ids[2]);
+          tris.push_back(ids);
+        }
+      });
+    } catch (const std::runtime_error&) {
+      continue;  // flat for qhull: one dimension lower
+    }
     for (const auto& t : tris) {
       for (int e = 0; e < 3; ++e)
         edges.emplace_back(t[static_cast<size_t>(e)], t[static_cast<size_t>((e + 1) % 3)]);
@@ -130,7 +157,9 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
     std::sort(hull_ids.begin(), hull_ids.end());
     hull_ids.erase(std::unique(hull_ids.begin(), hull_ids.end()), hull_ids.end());
     hull.triangles_ = std::move(tris);
+    break;
   }
+  hull.dimension_ = dimension;
 
   // Renumber from point ids to hull vertex indices.
   std::vector<std::uint32_t> new_index(points.size(), 0);
@@ -156,9 +185,10 @@ ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
     hull.adjacency_.insert(hull.adjacency_.end(), list.begin(), list.end());
     hull.adjacency_offsets_.push_back(static_cast<std::uint32_t>(hull.adjacency_.size()));
   }
+  // Mean of terms divided first: a sum of coordinates near DBL_MAX would overflow.
   Vec3 center = Vec3::Zero();
-  for (const Vec3& v : hull.vertices_) center += v;
-  hull.center_ = center / static_cast<double>(hull.vertices_.size());
+  for (const Vec3& v : hull.vertices_) center += v / static_cast<double>(hull.vertices_.size());
+  hull.center_ = center;
   hull.compute_bounding_radius();
   return hull;
 }
@@ -177,8 +207,8 @@ ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
       hull.dimension_ = k + 1;
   }
   Vec3 center = Vec3::Zero();
-  for (const Vec3& v : vertices) center += v;
-  hull.center_ = center / static_cast<double>(vertices.size());
+  for (const Vec3& v : vertices) center += v / static_cast<double>(vertices.size());
+  hull.center_ = center;
   hull.vertices_ = std::move(vertices);
   hull.adjacency_offsets_.assign(hull.vertices_.size() + 1, 0);
   hull.compute_bounding_radius();

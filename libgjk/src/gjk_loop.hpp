@@ -229,6 +229,9 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   }
   out.iterations = k + 1;
   if (k == options.max_iterations) out.status = Status::MaxIterations;
+  // Below ~1e-154 the squares in |v| are denormal and the norm loses digits, so -v / upper (the
+  // normal of every query) would not be unit; cores that close are rare, rescale only then.
+  if (v_norm < 1e-150 && v_norm > 0.0) v_norm = v.stableNorm();
   out.v = v;
   out.upper = v_norm;
   if (out.overlap) out.lower = out.upper = 0.0;

@@ -76,6 +76,18 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
                      "': urdfdom could not parse it (malformed XML, unknown joint type, missing "
                      "link or joint reference; urdfdom's own message is on stderr)");
   }
+  // urdfdom links own their children (shared_ptr): a joint graph with a cycle, which urdfdom
+  // accepts (a joint from a link to itself), would keep its links alive after we reject it.
+  struct ReleaseLinks {
+    urdf::ModelInterface& model;
+    ~ReleaseLinks() {
+      for (auto& entry : model.links_) {
+        entry.second->child_links.clear();
+        entry.second->child_joints.clear();
+        entry.second->parent_joint.reset();
+      }
+    }
+  } release_links{*urdf_model};
   const urdf::LinkConstSharedPtr root = urdf_model->getRoot();
   if (!root) throw ModelError("URDF '" + name + "': no root link");
 
@@ -88,6 +100,12 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
   while (!stack.empty()) {
     urdf::LinkConstSharedPtr link = stack.back();
     stack.pop_back();
+    // urdfdom accepts a joint whose child is its own parent link (or an ancestor of it): the
+    // walk would then loop forever, growing the stack.
+    if (link_ids.count(link->name) != 0) {
+      throw ModelError("URDF '" + name + "': the joints do not form a tree (link '" + link->name +
+                       "' is reached twice)");
+    }
     link_ids[link->name] = static_cast<int>(ordered.size());
     ordered.push_back(link);
     // Children reversed so that the first child is visited first (stable, readable order).
@@ -105,8 +123,13 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     const std::string where = "URDF '" + name + "', joint '" + uj->name + "'";
     Joint j;
     j.name = uj->name;
-    j.parent_link = link_ids.at(uj->parent_link_name);
-    j.child_link = link_ids.at(uj->child_link_name);
+    const auto parent = link_ids.find(uj->parent_link_name);
+    const auto child = link_ids.find(uj->child_link_name);
+    if (parent == link_ids.end() || child == link_ids.end())
+      throw ModelError(where + ": links '" + uj->parent_link_name + "' -> '" + uj->child_link_name +
+                       "' are not both in the tree");
+    j.parent_link = parent->second;
+    j.child_link = child->second;
     j.origin = to_pose(uj->parent_to_joint_origin_transform);
     const Vec3 axis(uj->axis.x, uj->axis.y, uj->axis.z);
     switch (uj->type) {

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, -DGJK_BUILD_FUZZ=ON, clang-14) in build-fuzz/ and runs
+# each for N seconds on a copy of its seed corpus (fuzz/corpus/<target>/), with a fixed seed.
+# Fails when any target reports a crash, a property failure, a leak or a timeout.
+# Usage: scripts/fuzz.sh [--seconds N] [--target NAME] [--jobs J]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+targets=(fuzz_queries fuzz_query_cli fuzz_urdf fuzz_scene)
+jobs=$(nproc)
+while (($#)); do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --target) targets=("$2"); shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    -h | --help) sed -n 2,5p "$0"; exit 0 ;;
+    *) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/install-deps.sh
+# The fuzzer toolchain is only needed here, so it is installed here, not by install-deps.sh:
+# clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes), idempotently.
+fuzz_packages=(clang-14 libclang-rt-14-dev libconsole-bridge-dev)
+missing=()
+for p in "${fuzz_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "fuzz.sh: installing ${missing[*]}" >&2
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DGJK_BUILD_FUZZ=ON \
+  -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF -DGJK_BUILD_EXAMPLES=OFF >/dev/null
+nice -n 10 cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# fuzz_urdf copies meshes into a temporary dir; a target that dies skips its cleanup, so keep
+# such dirs inside the work dir that the trap removes.
+export TMPDIR="$work"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp"
+failed=()
+for t in "${targets[@]}"; do
+  # A copy of the seeds: libFuzzer adds what it finds to the corpus directory it is given.
+  mkdir -p "$work/$t/corpus" "$work/$t/artifacts"
+  cp fuzz/corpus/"$t"/* "$work/$t/corpus/"
+  echo "== $t: ${seconds}s =="
+  status=0
+  (cd "$work/$t" && nice -n 10 "$OLDPWD/build-fuzz/fuzz/$t" -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=2048 -seed=1 -print_final_stats=1 \
+    -artifact_prefix="$work/$t/artifacts/" corpus >"$work/$t/log" 2>&1) || status=$?
+  executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t/log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t/log" | tail -n 1)
+  echo "$t: ${executions:-?} executions (${rate:-?}/s), exit status $status"
+  if ((status != 0)); then
+    failed+=("$t")
+    # The report (property message or sanitizer trace) and the input that triggered it.
+    grep -E -A 30 'PROPERTY FAILED|ERROR: |==[0-9]+==|runtime error|Test unit written' \
+      "$work/$t/log" | head -n 80 || tail -n 60 "$work/$t/log"
+    mkdir -p build-fuzz/artifacts
+    cp "$work/$t/artifacts/"* build-fuzz/artifacts/ 2>/dev/null || true
+    echo "$t: reproducer(s) copied to build-fuzz/artifacts/; rerun with build-fuzz/fuzz/$t FILE"
+  fi
+done
+if ((${#failed[@]})); then
+  echo "fuzz.sh: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz.sh: all targets ran ${seconds}s without findings"
