@@ -8,7 +8,7 @@
 //   --sections=2d,3d,track           restricts --check (benchmarks: use --benchmark_filter)
 //   --check --sections=adversarial   the adversarial suite and the peer-issue cases against exact
 //                                    answers, every engine guarded by fork + a 2 s timeout per
-//                                    call (docs/reliability_adversarial.md); not in the default
+//                                    call (docs/reliability.md); not in the default
 //
 // Without --benchmark_min_time the minimum time per benchmark is 0.05 s (0.002 s with --quick):
 // each iteration already runs the whole data set (1000 queries). See docs/benchmarks.md.

@@ -5,7 +5,7 @@
 // Checked on every query: no NaN anywhere; status Converged, or an honest MaxIterations /
 // Degenerate whose certified bracket still holds the exact answer; the value within the case's
 // tolerance; witness points consistent with the value. Each family prints its case count, the
-// largest error and the largest error / tolerance (docs/reliability_adversarial.md).
+// largest error and the largest error / tolerance (docs/reliability.md).
 #include <gtest/gtest.h>
 #include <gjk/gjk.hpp>
 
@@ -146,7 +146,7 @@ void run_case(const AdversarialCase& c, SimplexSolver solver, FamilyStats& st) {
   if (c.expected > tol && col.collision) {
     // collide() answers "apart" only with a separating plane. Within ~1e-9 of the size the
     // rounding of A - B (~eps |w|) can leave every plane uncertified; it then answers
-    // "collision", the conservative side (documented, docs/reliability_adversarial.md).
+    // "collision", the conservative side (documented, docs/reliability.md).
     if (c.expected <= kUncertifiedBand * c.size) {
       ++st.conservative_collide;
     } else {
@@ -276,7 +276,7 @@ TEST(AdversarialSuite, AnalyticAnswersMatchQhullReference) {
   EXPECT_GT(checked, 100);
 }
 
-// Regressions of the two libgjk bugs the suite found (docs/reliability_adversarial.md; the
+// Regressions of the two libgjk bugs the suite found (docs/reliability.md; the
 // answers before the fixes in the comments, all but one reported Converged): each case must
 // converge to its exact answer with every solver.
 TEST(AdversarialRegressions, BugsFoundBySuite) {
