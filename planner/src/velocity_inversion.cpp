@@ -88,6 +88,8 @@ VelocityInversion::VelocityInversion(const robots::RobotModel& model, const robo
       scene_(scene),
       end_effector_(std::move(end_effector)),
       options_(options),
+      lower_(model.lower_limits()),
+      upper_(model.upper_limits()),
       ws_(model),
       cache_(model, scene) {
   if (end_effector_.link < 0 || end_effector_.link >= static_cast<int>(model.links().size())) {
@@ -126,7 +128,6 @@ const VelocityStep& VelocityInversion::solve(const Eigen::VectorXd& q, const Vec
 
   // Joints about to cross a limit are frozen: their column leaves J and their entry leaves ∇H, so
   // the remaining joints take over the task (repeated until no free joint crosses a limit).
-  const Eigen::VectorXd lower = model_.lower_limits(), upper = model_.upper_limits();
   std::vector<bool> frozen(static_cast<size_t>(n), false);
   Eigen::VectorXd qdot(n);
   double sigma_min = 0.0;
@@ -165,7 +166,7 @@ const VelocityStep& VelocityInversion::solve(const Eigen::VectorXd& q, const Vec
     bool newly_frozen = false;
     for (int j = 0; j < n; ++j) {
       const double next = q[j] + qdot[j] * dt;
-      if (!frozen[static_cast<size_t>(j)] && (next > upper[j] || next < lower[j])) {
+      if (!frozen[static_cast<size_t>(j)] && (next > upper_[j] || next < lower_[j])) {
         frozen[static_cast<size_t>(j)] = true;
         newly_frozen = true;
       }

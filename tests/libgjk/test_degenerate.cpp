@@ -5,7 +5,9 @@
 // (1e-6) scales; bodies 1e6 away from the origin; NaN/Inf inputs; hull adjacency sanity.
 // Every query result is checked for its status and for NaN fields.
 #include <gtest/gtest.h>
+
 #include <gjk/gjk.hpp>
+#include "datasets.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,15 +71,8 @@ class Rng {
   std::mt19937_64 gen_;
 };
 
-Pose make_pose(const Mat3& r, const Vec3& t) {
-  Pose p = Pose::Identity();
-  p.linear() = r;
-  p.translation() = t;
-  return p;
-}
-Pose at(const Vec3& t) {
-  return make_pose(Mat3::Identity(), t);
-}
+using gjk::testing::at;
+using gjk::testing::make_pose;
 
 Vec3 closest_on_segment(const Vec3& x, const Vec3& a, const Vec3& b) {
   const Vec3 d = b - a;

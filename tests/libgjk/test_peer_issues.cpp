@@ -35,15 +35,8 @@ QueryOptions opts(SimplexSolver s) {
   return o;
 }
 
-Pose make_pose(const Mat3& r, const Vec3& t) {
-  Pose p = Pose::Identity();
-  p.linear() = r;
-  p.translation() = t;
-  return p;
-}
-Pose at(const Vec3& t) {
-  return make_pose(Mat3::Identity(), t);
-}
+using gjk::testing::at;
+using gjk::testing::make_pose;
 
 // Nearest rotation to a matrix printed with ~17 digits in a thread (via the quaternion), so
 // the pose is orthonormal to rounding.

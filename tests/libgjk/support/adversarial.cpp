@@ -39,15 +39,6 @@ Mat3 axis_angle(const Vec3& axis, double angle) {
 Mat3 yaw(double angle) {
   return axis_angle(Vec3::UnitZ(), angle);
 }
-Pose make_pose(const Mat3& r, const Vec3& t) {
-  Pose p = Pose::Identity();
-  p.linear() = r;
-  p.translation() = t;
-  return p;
-}
-Pose at(const Vec3& t) {
-  return make_pose(Mat3::Identity(), t);
-}
 
 std::string fmt(double v) {
   char buf[32];

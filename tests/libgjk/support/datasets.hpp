@@ -79,6 +79,18 @@ inline std::vector<Vec3> sphere_polytope_points(Rng& rng, int num_points) {
 /// Random rigid pose: uniform rotation, translation uniform in the cube [-extent, extent]^3.
 Pose random_pose(Rng& rng, double translation_extent = 1.0);
 
+/// The pose with this rotation and translation.
+inline Pose make_pose(const Eigen::Matrix3d& rotation, const Vec3& translation) {
+  Pose p = Pose::Identity();
+  p.linear() = rotation;
+  p.translation() = translation;
+  return p;
+}
+/// A pure translation.
+inline Pose at(const Vec3& translation) {
+  return make_pose(Eigen::Matrix3d::Identity(), translation);
+}
+
 /// Applies a pose to local points.
 std::vector<Vec3> transform_points(const Pose& pose, const std::vector<Vec3>& points);
 

@@ -99,6 +99,7 @@ class VelocityInversion {
   const robots::Scene& scene_;
   EndEffector end_effector_;
   VelocityInversionOptions options_;
+  Eigen::VectorXd lower_, upper_;  ///< joint limits, read once (solve() runs every control step)
   robots::Workspace ws_;
   robots::DistanceCache cache_;
   robots::DistanceOptions distance_options_;
