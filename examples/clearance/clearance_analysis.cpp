@@ -378,6 +378,8 @@ Analysis analyse(const RobotModel& model, const Scene& scene, const std::vector<
       }
     }
   }
+  // The loop may end between reports (or before the first): the last report is the total.
+  if (options.progress) options.progress(done.load(), states.size());
   for (std::thread& w : workers) w.join();
 
   // Chunks merged in path order: the same minima as one thread going through the whole path.
