@@ -444,6 +444,11 @@ struct Checker {
         std::fprintf(stderr, "  %s: t {%.17g, %.17g, %.17g} q {%.17g, %.17g, %.17g, %.17g}\n", name,
                      p.translation().x(), p.translation().y(), p.translation().z(), q.w(), q.x(),
                      q.y(), q.z());
+        // The matrix itself: the quaternion above rounds, which matters near degenerate contact.
+        const auto& m = p.linear();
+        std::fprintf(
+            stderr, "    R {%.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g, %.17g}\n",
+            m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2), m(2, 0), m(2, 1), m(2, 2));
       };
       std::fprintf(stderr, "pair (solver %d, support %d):\n", static_cast<int>(options.solver),
                    static_cast<int>(options.support));
@@ -615,6 +620,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       cache.hint_b = in.ConsumeIntegralInRange<int>(-2, 70);
       cache.direction = Vec3(special_double(in), special_double(in), special_double(in));
       if (!cache.direction.allFinite()) cache.direction.setZero();  // a cache holds finite data
+      if (verbose()) {
+        std::fprintf(stderr,
+                     "cache: size %d index_a {%d %d %d %d} index_b {%d %d %d %d} hint_a %d "
+                     "hint_b %d direction {%.17g, %.17g, %.17g}\n",
+                     cache.size, cache.index_a[0], cache.index_a[1], cache.index_a[2],
+                     cache.index_a[3], cache.index_b[0], cache.index_b[1], cache.index_b[2],
+                     cache.index_b[3], cache.hint_a, cache.hint_b, cache.direction.x(),
+                     cache.direction.y(), cache.direction.z());
+      }
     }
 
     const double sd = check.check_pair(pa.pose, pb.pose, cache);

@@ -159,7 +159,8 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   Simplex& s = out.simplex;
 
   Vec3 v;
-  if (warm != nullptr && warm_simplex(md, *warm, s)) {
+  const bool warm_started = warm != nullptr && warm_simplex(md, *warm, s);
+  if (warm_started) {
     // Tracking: the last simplex, moved with the bodies, is usually within a step of the new
     // answer. Any set of A-B vertices is a valid start; reduce it like any other simplex.
     if (solve_simplex(options.solver, s, v)) {
@@ -171,8 +172,14 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     // Seed 002 section 3.1(b): start from the support towards the origin from the difference of
     // the centres, where the closest points usually are; a tracked curved pair starts from its
     // last closest direction.
-    Vec3 start = warm != nullptr && warm->direction.squaredNorm() > touch * touch ? warm->direction
-                                                                                  : md.center();
+    // The cached v is used as a direction only, rescaled: a cache holding a huge (or
+    // non-finite) vector must not overflow the supports (fuzz_queries: a direction component of
+    // 1.8e308 made |v|^2 infinite and the distance inf, the depth NaN).
+    Vec3 start = md.center();
+    if (warm != nullptr && warm->direction.allFinite()) {
+      const double largest = warm->direction.cwiseAbs().maxCoeff();
+      if (largest > touch) start = warm->direction / largest;
+    }
     if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
     s.push_back(md.support(-start));
     s.lambda[0] = 1.0;
@@ -226,6 +233,20 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     v_norm = next_norm;
     out.upper = v_norm;
     if (mode == GjkMode::Threshold && v_norm < threshold) break;
+  }
+  // The stop test above passes with no separating plane (lower <= 0) only when |v| <= touch +
+  // tolerance * |v|: touching or overlapping, exactly as the test at the top of the loop, which
+  // |v| can miss by the relative tolerance. fuzz_queries found |v| = 2.08e-13 (touch 2.07e-13)
+  // reported apart, so penetration() took flat cores overlapping by 4.2e-4 for touching.
+  if (!out.overlap && !(out.lower > 0.0) && v_norm <= touch + options.tolerance * v_norm) {
+    out.overlap = true;
+  }
+  // A warm start that ends with neither a separating plane nor the origin reached has not
+  // decided the pair: the moved simplex can stall next to the origin (fuzz_queries: flat cores
+  // overlapping by 4.2e-4 stalled 2.1e-13 from it, starting from the touching simplex of the
+  // previous query, and were reported apart). Decide it as a query without a cache would.
+  if (warm_started && !out.overlap && !(out.lower > 0.0)) {
+    return run_gjk(md, options, mode, threshold, nullptr);
   }
   out.iterations = k + 1;
   if (k == options.max_iterations) out.status = Status::MaxIterations;

@@ -7,16 +7,72 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <system_error>
 #include <unordered_map>
 
 namespace gjk::robots {
 namespace {
 
 namespace fs = std::filesystem;
+
+// TinyXML 2.6 (under urdfdom) skips a UTF-8 sequence by the length its lead byte announces, so a
+// sequence cut short at the end of the text carries it past the terminating NUL (a heap overread
+// found by fuzz_urdf). XML text is UTF-8 unless declared otherwise: check it before parsing and
+// name the place.
+void check_utf8_text(const std::string& text, const std::string& name) {
+  int line = 1;
+  size_t line_start = 0;
+  auto fail = [&](size_t at, const std::string& what) {
+    std::ostringstream msg;
+    msg << "URDF '" << name << "', line " << line << ", column " << at - line_start + 1 << ": "
+        << what << " (URDF text must be UTF-8)";
+    throw ModelError(msg.str());
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte == '\n') {
+      ++line;
+      line_start = ++i;
+      continue;
+    }
+    if (byte == 0) fail(i, "a NUL byte");
+    if (byte < 0x80) {
+      ++i;
+      continue;
+    }
+    // RFC 3629: lead byte, length, and the range of the second byte (no overlong forms, no
+    // surrogates, nothing above U+10FFFF).
+    size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;
+    if (byte >= 0xC2 && byte <= 0xDF) {
+      length = 2;
+    } else if (byte >= 0xE0 && byte <= 0xEF) {
+      length = 3;
+      if (byte == 0xE0) low = 0xA0;
+      if (byte == 0xED) high = 0x9F;
+    } else if (byte >= 0xF0 && byte <= 0xF4) {
+      length = 4;
+      if (byte == 0xF0) low = 0x90;
+      if (byte == 0xF4) high = 0x8F;
+    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(byte));
+    if (length == 0) fail(i, std::string("invalid UTF-8 byte ") + hex);
+    for (size_t k = 1; k < length; ++k) {
+      const auto next = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
+      if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) {
+        fail(i, std::string("invalid UTF-8: the ") + std::to_string(length) +
+                    "-byte sequence starting with byte " + hex + " is cut short or malformed");
+      }
+    }
+    i += length;
+  }
+}
 
 Pose to_pose(const urdf::Pose& p) {
   Pose pose = Pose::Identity();
@@ -25,6 +81,13 @@ Pose to_pose(const urdf::Pose& p) {
   pose.linear() = Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
   pose.translation() = Vec3(p.position.x, p.position.y, p.position.z);
   return pose;
+}
+
+// fs::exists(path) throws for errors other than "not found" (a name too long, a loop of links,
+// no permission: fuzz_urdf found the first); here they are answers, not exceptions.
+bool exists_quietly(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec) && !ec;
 }
 
 std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
@@ -40,19 +103,22 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
     const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
     for (const std::string& dir : package_dirs) {
       const fs::path candidate = fs::path(dir) / package / inside;
-      if (fs::exists(candidate)) return candidate.string();
+      if (exists_quietly(candidate)) return candidate.string();
       const fs::path flat = fs::path(dir) / inside;  // a search path pointing into the package
-      if (fs::exists(flat)) return flat.string();
+      if (exists_quietly(flat)) return flat.string();
     }
     const fs::path relative = fs::path(base_dir) / inside;
-    if (fs::exists(relative)) return relative.string();
+    if (exists_quietly(relative)) return relative.string();
     throw ModelError(where + ": cannot resolve '" + uri + "' (package '" + package +
                      "' not found under the package search path; give it to from_urdf_file)");
   }
   const fs::path p(path);
   const fs::path resolved = p.is_absolute() ? p : fs::path(base_dir) / p;
-  if (!fs::exists(resolved))
-    throw ModelError(where + ": mesh file '" + resolved.string() + "' does not exist");
+  std::error_code ec;
+  if (!fs::exists(resolved, ec)) {
+    throw ModelError(where + ": mesh file '" + resolved.string() + "' " +
+                     (ec ? "cannot be accessed: " + ec.message() : std::string("does not exist")));
+  }
   return resolved.string();
 }
 
@@ -70,6 +136,7 @@ RobotModel RobotModel::from_urdf_file(const std::string& path,
 RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::string& base_dir,
                                         const std::string& name,
                                         const std::vector<std::string>& package_dirs) {
+  check_utf8_text(xml, name);
   const urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
   if (!urdf_model) {
     throw ModelError("URDF '" + name +

@@ -69,4 +69,119 @@ TEST(FuzzRegressions, NormalIsUnitWhenTheCoresAreDenormallyClose) {
   EXPECT_NEAR(s.signed_distance, -p.depth, 1e-15);
 }
 
+// fuzz_queries (scripts/fuzz.sh, 42,265 executions into a one-hour run): a warm-start cache
+// whose direction holds a finite but huge component (1.8e308) made |v|^2 overflow; the distance
+// came back inf with status Converged, the depth NaN. The cached direction is now rescaled before
+// use, and a non-finite one is ignored. Input: a point (sphere of radius 0) against a cylinder,
+// the cache as the target decoded it.
+TEST(FuzzRegressions, HugeWarmStartDirectionIsOnlyADirection) {
+  const gjk::Shape a = gjk::Sphere{0.0};
+  const gjk::Shape b = gjk::Cylinder{3.625, 1.4375};
+  auto pose = [](double x, double y, double z, double qw, double qx, double qy, double qz) {
+    Pose p = Pose::Identity();
+    p.linear() = Eigen::Quaterniond(qw, qx, qy, qz).normalized().toRotationMatrix();
+    p.translation() = Vec3(x, y, z);
+    return p;
+  };
+  const Pose pa =
+      pose(-0.42190581597222221, -12.129792209201389, -5.5902520616319444, 0.50511100751910687,
+           -0.25903128590723412, -0.25255550375955332, 0.78356963986938344);
+  const Pose pb =
+      pose(12.551698025173609, -13.500986111111111, -13.500986111111111, 0.01803926007358958,
+           0.57725632235486668, 0.57725632235486668, 0.57725632235486668);
+  const double cold = gjk::distance(a, pa, b, pb).distance;
+  ASSERT_TRUE(std::isfinite(cold));
+  for (const double component : {DBL_MAX, -DBL_MAX, 1e300, 1e-300, 0.0, HUGE_VAL, std::nan("")}) {
+    for (const auto solver : {gjk::SimplexSolver::SignedVolumes, gjk::SimplexSolver::Johnson,
+                              gjk::SimplexSolver::RefineSet}) {
+      gjk::QueryOptions options;
+      options.solver = solver;
+      gjk::WarmStart cache;
+      cache.size = 1;
+      cache.index_a = {26, 26, 6, 6};
+      cache.index_b = {26, 6, 6, 6};
+      cache.hint_a = 6;
+      cache.hint_b = 68;
+      cache.direction = Vec3(-0.0625, -5.6875, component);
+      gjk::WarmStart for_distance = cache, for_penetration = cache, for_collide = cache,
+                     for_signed = cache;
+      const gjk::DistanceResult d = gjk::distance(a, pa, b, pb, options, for_distance);
+      EXPECT_EQ(d.status, gjk::Status::Converged) << component;
+      EXPECT_NEAR(d.distance, cold, 1e-10 * cold) << component;
+      const gjk::PenetrationResult p = gjk::penetration(a, pa, b, pb, options, for_penetration);
+      EXPECT_EQ(p.status, gjk::Status::Converged) << component;
+      EXPECT_FALSE(p.collision) << component;
+      EXPECT_TRUE(std::isfinite(p.depth)) << component;
+      const gjk::CollisionResult c = gjk::collide(a, pa, b, pb, options, for_collide);
+      EXPECT_EQ(c.status, gjk::Status::Converged) << component;
+      EXPECT_FALSE(c.collision) << component;
+      const gjk::SignedDistanceResult s = gjk::signed_distance(a, pa, b, pb, options, for_signed);
+      EXPECT_NEAR(s.signed_distance, cold, 1e-10 * cold) << component;
+      // What the queries leave in the cache is a usable, finite state.
+      EXPECT_TRUE(for_distance.direction.allFinite()) << component;
+    }
+  }
+}
+
+// fuzz_queries (78,976 executions into a one-hour run): a flat box core (half extents 9.6e-4 x
+// 4.4e-4 x 0) against a flat triangle, the cores overlapping by 4.2e-4. distance() with a cache
+// left the touching simplex in it; penetration() with that cache restarted from it, stalled
+// 2.1e-13 from the origin with no separating plane, reported the cores apart (depth = the
+// inflation; bare cores: no penetration at all), while the cold query found 4.2e-4. A warm start
+// that ends undecided now falls back to the cold start. Exact poses from the target's verbose
+// output (their rotation matrices: the quaternions round).
+TEST(FuzzRegressions, WarmStartThatStallsUndecidedFallsBackToCold) {
+  auto pose = [](std::initializer_list<double> r) {
+    Pose p = Pose::Identity();
+    auto it = r.begin();
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) p.linear()(i, j) = *it++;
+    }
+    p.translation() = Vec3(-15.85731140572137, -15.85731140572137, -15.85731140572137);
+    return p;
+  };
+  const Pose pa = pose({0.4483093922651934, 0, 0.89387845303867408, 0.89387845303867408, 0,
+                        -0.44830939226519345, 0, 1, 0});
+  const Pose pb = pose({0.26789641924983143, -0.94061409425496345, -0.20851051350479488,
+                        -0.20851051350479488, -0.26789641924983121, 0.94061409425496345,
+                        -0.94061409425496345, -0.20851051350479488, -0.26789641924983121});
+  std::vector<Vec3> points = {Vec3(6.875, -2.6875, -6.125), Vec3(0, 0.75, 0), Vec3(0, -6.1875, 0)};
+  points.resize(13, Vec3::Zero());
+  const gjk::Shape triangle = ConvexPolytope::from_points(points);
+  // The cores' depth from the feature reference (tests/libgjk/support/reference.hpp) on the
+  // world-frame box corners and triangle: 4.2026422602781111e-4.
+  const double core_depth = 4.2026422602781111e-4;
+  for (const double inflation : {0.0, 0.041897233201581036}) {
+    const gjk::Shape box =
+        gjk::inflated(gjk::Box{Vec3(0.00096354166666666669, 0.00043750000000000001, 0)}, inflation);
+    for (const auto solver : {gjk::SimplexSolver::SignedVolumes, gjk::SimplexSolver::Johnson,
+                              gjk::SimplexSolver::RefineSet}) {
+      gjk::QueryOptions options;
+      options.solver = solver;
+      const gjk::PenetrationResult cold = gjk::penetration(box, pa, triangle, pb, options);
+      EXPECT_NEAR(cold.depth, core_depth + inflation, 1e-11);
+      // The cache as the target decoded it (its size -1 makes it a direction hint only).
+      gjk::WarmStart cache;
+      cache.size = -1;
+      cache.index_a = {47, 47, 47, 5};
+      cache.index_b = {47, 47, 5, 5};
+      cache.hint_a = cache.hint_b = 5;
+      cache.direction = Vec3(5.625, 5.625, 5.625);
+      (void)gjk::distance(box, pa, triangle, pb, options, cache);
+      // Each query starts from the cache the distance query left.
+      gjk::WarmStart for_distance = cache, for_penetration = cache, for_signed = cache;
+      const gjk::DistanceResult again = gjk::distance(box, pa, triangle, pb, options, for_distance);
+      EXPECT_TRUE(again.collision) << inflation;
+      const gjk::PenetrationResult warm =
+          gjk::penetration(box, pa, triangle, pb, options, for_penetration);
+      EXPECT_EQ(warm.status, gjk::Status::Converged);
+      EXPECT_TRUE(warm.collision);
+      EXPECT_NEAR(warm.depth, core_depth + inflation, 1e-11) << "inflation " << inflation;
+      const gjk::SignedDistanceResult sd =
+          gjk::signed_distance(box, pa, triangle, pb, options, for_signed);
+      EXPECT_NEAR(sd.signed_distance, -(core_depth + inflation), 1e-11);
+    }
+  }
+}
+
 }  // namespace

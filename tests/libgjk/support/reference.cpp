@@ -59,6 +59,40 @@ Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, cons
   return best;
 }
 
+void closest_points_between_segments(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1,
+                                     Vec3& on_p, Vec3& on_q) {
+  double best2 = std::numeric_limits<double>::infinity();
+  auto consider = [&](const Vec3& x, const Vec3& y) {
+    const double d2 = (x - y).squaredNorm();
+    if (d2 < best2) {
+      best2 = d2;
+      on_p = x;
+      on_q = y;
+    }
+  };
+  consider(p0, closest_point_on_segment(p0, q0, q1));
+  consider(p1, closest_point_on_segment(p1, q0, q1));
+  consider(closest_point_on_segment(q0, p0, p1), q0);
+  consider(closest_point_on_segment(q1, p0, p1), q1);
+  // Both parameters interior: the common perpendicular of the two lines, from the cross-product
+  // form (conditioned by 1 / sin of the angle, not its square as the normal equations are).
+  // Each candidate is then polished by projecting back onto the segments.
+  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = q0 - p0;
+  const Vec3 n = d1.cross(d2);
+  const double n2 = n.squaredNorm();
+  if (n2 > 1e-24 * d1.squaredNorm() * d2.squaredNorm()) {
+    const double s = r.cross(d2).dot(n) / n2;
+    const double t = r.cross(d1).dot(n) / n2;
+    if (s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0) {
+      const Vec3 x = p0 + s * d1, y = q0 + t * d2;
+      consider(x, y);
+      const Vec3 y1 = closest_point_on_segment(x, q0, q1);
+      consider(x, y1);
+      consider(closest_point_on_segment(y1, p0, p1), y1);
+    }
+  }
+}
+
 namespace {
 
 // Runs qhull on 3D points with `options`, calling on_facet(qh, facet) for every facet. Throws
@@ -133,6 +167,55 @@ ReferenceHull ReferenceHull::build(const std::vector<Vec3>& points) {
   for (const Vec3& p : points) mean += p;
   mean /= static_cast<double>(points.size());
   for (const Vec3& p : points) hull.radius_ = std::max(hull.radius_, (p - mean).norm());
+  return hull;
+}
+
+ReferenceHull ReferenceHull::build_brute_force(const std::vector<Vec3>& points) {
+  if (points.size() < 4) throw std::runtime_error("ReferenceHull: need at least 4 points");
+  ReferenceHull hull;
+  hull.points_ = points;
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : points) mean += p;
+  mean /= static_cast<double>(points.size());
+  for (const Vec3& p : points) hull.radius_ = std::max(hull.radius_, (p - mean).norm());
+  const double size = std::max(hull.radius_, std::numeric_limits<double>::min());
+  const int n = static_cast<int>(points.size());
+  std::vector<char> used(points.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    const Vec3& a = points[static_cast<size_t>(i)];
+    for (int j = i + 1; j < n; ++j) {
+      for (int k = j + 1; k < n; ++k) {
+        const Vec3 normal =
+            (points[static_cast<size_t>(j)] - a).cross(points[static_cast<size_t>(k)] - a);
+        const double length = normal.norm();
+        if (!(length > 1e-12 * size * size)) continue;  // (nearly) collinear: no plane
+        const Vec3 unit = normal / length;
+        // Signed heights of the other points over the plane; the triple is a facet when all of
+        // them are on one side up to rounding (both sides only for a flat set).
+        double above = 0.0, below = 0.0;
+        for (int m = 0; m < n; ++m) {
+          const double h = unit.dot(points[static_cast<size_t>(m)] - a);
+          above = std::max(above, h);
+          below = std::min(below, h);
+        }
+        const double tolerance = 1e-12 * size;
+        for (const double side : {1.0, -1.0}) {
+          if ((side > 0.0 ? above : -below) > tolerance) continue;
+          Facet f;
+          f.vertex = side > 0.0 ? std::array<int, 3>{i, j, k} : std::array<int, 3>{i, k, j};
+          f.normal = side * unit;
+          f.offset = -f.normal.dot(a);
+          hull.facets_.push_back(f);
+          used[static_cast<size_t>(i)] = used[static_cast<size_t>(j)] =
+              used[static_cast<size_t>(k)] = 1;
+        }
+      }
+    }
+  }
+  if (hull.facets_.empty()) throw std::runtime_error("ReferenceHull: no solid triangle");
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (used[i]) hull.vertex_ids_.push_back(static_cast<int>(i));
+  }
   return hull;
 }
 
@@ -234,6 +317,155 @@ ReferenceResult reference_query(const ReferenceHull& a, const ReferenceHull& b,
     if ((f.normal - r.normal).norm() > 1e-6) r.second_depth = std::min(r.second_depth, -f.offset);
   }
   r.unique_normal = r.second_depth > r.depth + unique_margin;
+  return r;
+}
+
+namespace {
+
+struct Ball {
+  Vec3 center;
+  double radius;
+};
+
+Ball triangle_ball(const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 center = (a + b + c) / 3.0;
+  return {center, std::max({(a - center).norm(), (b - center).norm(), (c - center).norm()})};
+}
+
+// The hull's edges (each once, as point index pairs), from its triangulated facets.
+std::vector<std::array<int, 2>> hull_edges(const ReferenceHull& hull) {
+  std::vector<std::array<int, 2>> edges;
+  for (const auto& f : hull.facets()) {
+    for (int e = 0; e < 3; ++e) {
+      const int i = f.vertex[static_cast<size_t>(e)],
+                j = f.vertex[static_cast<size_t>((e + 1) % 3)];
+      edges.push_back({std::min(i, j), std::max(i, j)});
+    }
+  }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
+}  // namespace
+
+ReferenceResult feature_reference_query(const ReferenceHull& a, const ReferenceHull& b,
+                                        double unique_margin) {
+  ReferenceResult r;
+  r.scale = std::max({1.0, a.radius(), b.radius()});
+  std::vector<Vec3> verts_a, verts_b;
+  for (int i : a.vertex_ids()) verts_a.push_back(a.points()[static_cast<size_t>(i)]);
+  for (int j : b.vertex_ids()) verts_b.push_back(b.points()[static_cast<size_t>(j)]);
+  const auto edges_a = hull_edges(a), edges_b = hull_edges(b);
+  auto point_a = [&](int i) -> const Vec3& { return a.points()[static_cast<size_t>(i)]; };
+  auto point_b = [&](int j) -> const Vec3& { return b.points()[static_cast<size_t>(j)]; };
+
+  // Separating axes. For a cross product both signs come from one pass over the vertices:
+  // h(n) = max_a - min_b and h(-n) = max_b - min_a.
+  struct Axis {
+    Vec3 normal;
+    double h;
+  };
+  std::vector<Axis> axes;
+  bool separated = false;
+  auto project = [](const std::vector<Vec3>& points, const Vec3& n, double& lo, double& hi) {
+    lo = std::numeric_limits<double>::infinity();
+    hi = -lo;
+    for (const Vec3& p : points) {
+      const double x = p.dot(n);
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  };
+  auto add_axis = [&](const Vec3& n) {
+    double lo_a, hi_a, lo_b, hi_b;
+    project(verts_a, n, lo_a, hi_a);
+    project(verts_b, n, lo_b, hi_b);
+    axes.push_back({n, hi_a - lo_b});
+    axes.push_back({-n, hi_b - lo_a});
+    if (hi_a - lo_b < 0.0 || hi_b - lo_a < 0.0) separated = true;
+  };
+  for (const auto& f : a.facets()) {
+    if (separated) break;
+    add_axis(f.normal);
+  }
+  for (const auto& f : b.facets()) {
+    if (separated) break;
+    add_axis(f.normal);
+  }
+  for (const auto& ea : edges_a) {
+    if (separated) break;
+    const Vec3 da = point_a(ea[1]) - point_a(ea[0]);
+    for (const auto& eb : edges_b) {
+      const Vec3 db = point_b(eb[1]) - point_b(eb[0]);
+      const Vec3 cross = da.cross(db);
+      const double length = cross.norm();
+      // Parallel edges span no facet of A - B (faces containing them are candidates already).
+      if (!(length > 1e-13 * da.norm() * db.norm())) continue;
+      add_axis(cross / length);
+      if (separated) break;
+    }
+  }
+
+  if (!separated) {
+    const auto best = std::min_element(axes.begin(), axes.end(),
+                                       [](const Axis& x, const Axis& y) { return x.h < y.h; });
+    r.overlap = true;
+    r.depth = std::max(best->h, 0.0);
+    r.normal = best->normal;
+    r.signed_distance = -r.depth;
+    r.second_depth = std::numeric_limits<double>::infinity();
+    for (const Axis& axis : axes) {
+      if ((axis.normal - r.normal).norm() > 1e-6) r.second_depth = std::min(r.second_depth, axis.h);
+    }
+    r.unique_normal = r.second_depth > r.depth + unique_margin;
+    return r;
+  }
+
+  // Apart: the nearest feature pair, skipping pairs whose bounding balls are already too far.
+  double best2 = std::numeric_limits<double>::infinity();
+  Vec3 best_a = Vec3::Zero(), best_b = Vec3::Zero();
+  auto consider = [&](const Vec3& x, const Vec3& y) {
+    const double d2 = (x - y).squaredNorm();
+    if (d2 < best2) {
+      best2 = d2;
+      best_a = x;
+      best_b = y;
+    }
+  };
+  auto too_far = [&](const Ball& x, const Ball& y) {
+    const double gap = (x.center - y.center).norm() - x.radius - y.radius;
+    return gap > 0.0 && gap * gap > best2;
+  };
+  for (const auto& f : b.facets()) {
+    const Vec3 &p = point_b(f.vertex[0]), &q = point_b(f.vertex[1]), &s = point_b(f.vertex[2]);
+    const Ball ball = triangle_ball(p, q, s);
+    for (const Vec3& v : verts_a) {
+      if (!too_far(ball, {v, 0.0})) consider(v, closest_point_on_triangle(v, p, q, s));
+    }
+  }
+  for (const auto& f : a.facets()) {
+    const Vec3 &p = point_a(f.vertex[0]), &q = point_a(f.vertex[1]), &s = point_a(f.vertex[2]);
+    const Ball ball = triangle_ball(p, q, s);
+    for (const Vec3& v : verts_b) {
+      if (!too_far(ball, {v, 0.0})) consider(closest_point_on_triangle(v, p, q, s), v);
+    }
+  }
+  for (const auto& ea : edges_a) {
+    const Vec3 &p0 = point_a(ea[0]), &p1 = point_a(ea[1]);
+    const Ball ball_a{0.5 * (p0 + p1), 0.5 * (p1 - p0).norm()};
+    for (const auto& eb : edges_b) {
+      const Vec3 &q0 = point_b(eb[0]), &q1 = point_b(eb[1]);
+      if (too_far(ball_a, {0.5 * (q0 + q1), 0.5 * (q1 - q0).norm()})) continue;
+      Vec3 on_a, on_b;
+      closest_points_between_segments(p0, p1, q0, q1, on_a, on_b);
+      consider(on_a, on_b);
+    }
+  }
+  r.closest_cso_point = best_a - best_b;
+  r.distance = r.closest_cso_point.norm();
+  r.signed_distance = r.distance;
+  if (r.distance > 0.0) r.normal = -r.closest_cso_point / r.distance;
   return r;
 }
 
