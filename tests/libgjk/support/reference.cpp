@@ -262,13 +262,21 @@ double cso_support(const std::vector<Vec3>& world_a, const std::vector<Vec3>& wo
   return max_a - min_b;
 }
 
+namespace {
+
+std::vector<Vec3> hull_vertices(const ReferenceHull& hull) {
+  std::vector<Vec3> vertices;
+  for (int i : hull.vertex_ids()) vertices.push_back(hull.points()[static_cast<size_t>(i)]);
+  return vertices;
+}
+
+}  // namespace
+
 ReferenceResult reference_query(const ReferenceHull& a, const ReferenceHull& b,
                                 double unique_margin) {
   ReferenceResult r;
   r.scale = std::max({1.0, a.radius(), b.radius()});
-  std::vector<Vec3> verts_a, verts_b;
-  for (int i : a.vertex_ids()) verts_a.push_back(a.points()[static_cast<size_t>(i)]);
-  for (int j : b.vertex_ids()) verts_b.push_back(b.points()[static_cast<size_t>(j)]);
+  const std::vector<Vec3> verts_a = hull_vertices(a), verts_b = hull_vertices(b);
   std::vector<Vec3> cso;
   cso.reserve(verts_a.size() * verts_b.size());
   for (const Vec3& p : verts_a) {
@@ -353,9 +361,7 @@ ReferenceResult feature_reference_query(const ReferenceHull& a, const ReferenceH
                                         double unique_margin) {
   ReferenceResult r;
   r.scale = std::max({1.0, a.radius(), b.radius()});
-  std::vector<Vec3> verts_a, verts_b;
-  for (int i : a.vertex_ids()) verts_a.push_back(a.points()[static_cast<size_t>(i)]);
-  for (int j : b.vertex_ids()) verts_b.push_back(b.points()[static_cast<size_t>(j)]);
+  const std::vector<Vec3> verts_a = hull_vertices(a), verts_b = hull_vertices(b);
   const auto edges_a = hull_edges(a), edges_b = hull_edges(b);
   auto point_a = [&](int i) -> const Vec3& { return a.points()[static_cast<size_t>(i)]; };
   auto point_b = [&](int j) -> const Vec3& { return b.points()[static_cast<size_t>(j)]; };
