@@ -23,6 +23,7 @@
 #include "bench.hpp"
 
 #include "adversarial.hpp"
+#include "peers.hpp"
 
 #include <gjk/gjk.hpp>
 
@@ -227,14 +228,7 @@ void ccd_centre(const void* object, ccd_vec3_t* out) {
 }
 
 ccd_t ccd_settings() {
-  ccd_t c;
-  CCD_INIT(&c);
-  c.support1 = ccd_support;
-  c.support2 = ccd_support;
-  c.center1 = ccd_centre;
-  c.center2 = ccd_centre;
-  c.max_iterations = 1000;
-  return c;
+  return bench::make_ccd_settings(ccd_support, ccd_centre);
 }
 
 // ---- the rows -------------------------------------------------------------------------------

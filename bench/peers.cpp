@@ -179,18 +179,24 @@ void ccd_centre(const void* object, ccd_vec3_t* out) {
 }
 
 const ccd_t& ccd_settings() {
-  static const ccd_t settings = [] {
-    ccd_t c;
-    CCD_INIT(&c);
-    c.support1 = ccd_support;
-    c.support2 = ccd_support;
-    c.center1 = ccd_centre;
-    c.center2 = ccd_centre;
-    c.max_iterations = 1000;
-    return c;
-  }();
+  static const ccd_t settings = make_ccd_settings(ccd_support, ccd_centre);
   return settings;
 }
+
+}  // namespace
+
+ccd_t make_ccd_settings(ccd_support_fn support, ccd_center_fn centre) {
+  ccd_t c;
+  CCD_INIT(&c);
+  c.support1 = support;
+  c.support2 = support;
+  c.center1 = centre;
+  c.center2 = centre;
+  c.max_iterations = 1000;
+  return c;
+}
+
+namespace {
 
 double ccd_gjk_intersect(const Pair3& p) {
   return ccdGJKIntersect(&p.ccd_a, &p.ccd_b, &ccd_settings()) ? 1.0 : 0.0;

@@ -52,6 +52,10 @@ struct Body3 {
 /// Builds the hull of `points` (qhull, via gjk::ConvexPolytope) and hands it to every engine.
 std::unique_ptr<Body3> make_body3(const std::vector<Vec3>& points);
 
+/// The libccd settings every libccd row uses: CCD_INIT defaults, max_iterations 1000, and the
+/// caller's support and centre callbacks (for both bodies).
+ccd_t make_ccd_settings(ccd_support_fn support, ccd_center_fn centre);
+
 /// libccd's view of a placed body: the hull vertices and the pose (no transformed copy).
 struct CcdBody {
   const std::vector<Vec3>* vertices = nullptr;

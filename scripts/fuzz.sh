@@ -19,22 +19,9 @@ while (($#)); do
   esac
 done
 
-bash scripts/install-deps.sh
-# The fuzzer toolchain is only needed here, so it is installed here, not by install-deps.sh:
+# The fuzzer toolchain is only needed here, so it is installed here, not for every build:
 # clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes), idempotently.
-fuzz_packages=(clang-14 libclang-rt-14-dev libconsole-bridge-dev)
-missing=()
-for p in "${fuzz_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "fuzz.sh: installing ${missing[*]}" >&2
-  sudo_cmd=()
-  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash scripts/install-deps.sh clang-14 libclang-rt-14-dev libconsole-bridge-dev
 
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DGJK_BUILD_FUZZ=ON \
   -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF -DGJK_BUILD_EXAMPLES=OFF >/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages libgjk needs to build and test. Idempotent: does nothing when
-# everything is present, so the README commands and CI can call it every time.
+# Installs the Debian packages libgjk needs to build and test, plus any packages given as
+# arguments (scripts/fuzz.sh passes its toolchain). Idempotent: does nothing when everything is
+# present, so the README commands and CI can call it every time.
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,7 @@ packages=(
   libompl-dev libboost-serialization-dev libboost-filesystem-dev libboost-system-dev
   libode-dev                          # planner: OMPL 1.5 (its CMake config links these)
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
+  "$@"
 )
 
 missing=()

@@ -10,6 +10,7 @@
 #include <gjk/gjk.hpp>
 
 #include "adversarial.hpp"
+#include "datasets.hpp"
 #include "reference.hpp"
 
 #include <algorithm>
@@ -53,8 +54,7 @@ const std::vector<AdversarialCase>& all_cases() {
   return cases;
 }
 
-const SimplexSolver kSolvers[] = {SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                  SimplexSolver::RefineSet};
+using gjk::testing::kSolvers;
 
 std::string num(double v) {
   std::ostringstream o;

@@ -42,8 +42,7 @@ constexpr double kTol = 1e-9;        // distances at scale ~1
 constexpr double kDepthTol = 1e-6;   // EPA depths at scale ~1
 constexpr double kTouchTol = 1e-14;  // "exactly touching": distance and depth ~ rounding
 
-const SimplexSolver kSolvers[] = {SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                  SimplexSolver::RefineSet};
+using gjk::testing::kSolvers;
 
 QueryOptions opts(SimplexSolver s) {
   QueryOptions o;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <gjk/gjk.hpp>
 
+#include "datasets.hpp"
+
 #include <cfloat>
 #include <cmath>
 #include <vector>
@@ -92,8 +94,7 @@ TEST(FuzzRegressions, HugeWarmStartDirectionIsOnlyADirection) {
   const double cold = gjk::distance(a, pa, b, pb).distance;
   ASSERT_TRUE(std::isfinite(cold));
   for (const double component : {DBL_MAX, -DBL_MAX, 1e300, 1e-300, 0.0, HUGE_VAL, std::nan("")}) {
-    for (const auto solver : {gjk::SimplexSolver::SignedVolumes, gjk::SimplexSolver::Johnson,
-                              gjk::SimplexSolver::RefineSet}) {
+    for (const auto solver : gjk::testing::kSolvers) {
       gjk::QueryOptions options;
       options.solver = solver;
       gjk::WarmStart cache;
@@ -154,8 +155,7 @@ TEST(FuzzRegressions, WarmStartThatStallsUndecidedFallsBackToCold) {
   for (const double inflation : {0.0, 0.041897233201581036}) {
     const gjk::Shape box =
         gjk::inflated(gjk::Box{Vec3(0.00096354166666666669, 0.00043750000000000001, 0)}, inflation);
-    for (const auto solver : {gjk::SimplexSolver::SignedVolumes, gjk::SimplexSolver::Johnson,
-                              gjk::SimplexSolver::RefineSet}) {
+    for (const auto solver : gjk::testing::kSolvers) {
       gjk::QueryOptions options;
       options.solver = solver;
       const gjk::PenetrationResult cold = gjk::penetration(box, pa, triangle, pb, options);

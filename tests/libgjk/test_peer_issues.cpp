@@ -26,8 +26,7 @@ using gjk::Status;
 using gjk::Vec3;
 using Mat3 = Eigen::Matrix3d;
 
-const SimplexSolver kSolvers[] = {SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                  SimplexSolver::RefineSet};
+using gjk::testing::kSolvers;
 
 QueryOptions opts(SimplexSolver s) {
   QueryOptions o;

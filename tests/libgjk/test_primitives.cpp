@@ -20,7 +20,9 @@
 //                        distance is within ~1e-9 of the optimum, and on a curved surface a
 //                        distance error e moves the closest point and normal by ~sqrt(e).
 #include <gtest/gtest.h>
+
 #include <gjk/gjk.hpp>
+#include "datasets.hpp"
 
 #include <algorithm>
 #include <array>
@@ -339,8 +341,7 @@ void check_pair(Checker& ck, const Shape& a, const Pose& pa, const Shape& b, con
   }
 }
 
-const SimplexSolver kSolvers[] = {SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                  SimplexSolver::RefineSet};
+using gjk::testing::kSolvers;
 
 QueryOptions options_for(SimplexSolver solver) {
   QueryOptions o;
@@ -949,9 +950,6 @@ TEST(PrimitivesSolvers, AgreeOnRandomPairs) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllSolvers, Primitives,
-                         ::testing::Values(SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                           SimplexSolver::RefineSet),
-                         solver_name);
+INSTANTIATE_TEST_SUITE_P(AllSolvers, Primitives, ::testing::ValuesIn(kSolvers), solver_name);
 
 }  // namespace

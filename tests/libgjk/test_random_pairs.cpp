@@ -312,8 +312,7 @@ struct RunStats {
   Messages messages;
 
   RunStats() {
-    for (SimplexSolver solver :
-         {SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet}) {
+    for (SimplexSolver solver : gjk::testing::kSolvers) {
       solvers.emplace_back();
       solvers.back().solver = solver;
     }

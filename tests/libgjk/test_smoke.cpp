@@ -1,11 +1,12 @@
 #include <gtest/gtest.h>
+
+#include "datasets.hpp"
 #include "gjk/gjk.hpp"
 using namespace gjk;
 TEST(Smoke, SpheresApart) {
   Pose pa = Pose::Identity(), pb = Pose::Identity();
   pb.translation() = Vec3(3, 0, 0);
-  for (auto solver :
-       {SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet}) {
+  for (auto solver : gjk::testing::kSolvers) {
     QueryOptions o;
     o.solver = solver;
     auto d = distance(Sphere{1.0}, pa, Sphere{0.5}, pb, o);

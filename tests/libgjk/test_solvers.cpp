@@ -402,10 +402,8 @@ void check_one(Stats& st, Kind kind, const std::vector<Vec3>& points, const Brut
 }
 
 TEST(SubDistanceSolvers, MatchBruteForceOnRandomAndDegenerateSimplices) {
-  const SimplexSolver solvers[3] = {SimplexSolver::SignedVolumes, SimplexSolver::Johnson,
-                                    SimplexSolver::RefineSet};
   std::vector<Stats> stats(3);
-  for (int k = 0; k < 3; ++k) stats[static_cast<size_t>(k)].solver = solvers[k];
+  for (size_t k = 0; k < 3; ++k) stats[k].solver = gjk::testing::kSolvers[k];
   int reported = 0;
   std::map<std::string, int> generated;
   for (Kind kind : kKinds) {
@@ -470,8 +468,7 @@ TEST(SubDistanceSolvers, KnownDegenerateCases) {
        Vec3(0, 0, 3),
        false},
   };
-  for (SimplexSolver solver :
-       {SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet}) {
+  for (SimplexSolver solver : gjk::testing::kSolvers) {
     for (const Case& c : cases) {
       Simplex s;
       Vec3 v;

@@ -30,8 +30,7 @@ TEST(Termination, GjkIterationCapReturnsAValidBracket) {
     const DistanceResult exact = distance(a, p.pose_a, b, p.pose_b);
     ASSERT_EQ(exact.status, Status::Converged) << p.describe();
     for (int cap : {1, 2, 3, 5, 8}) {
-      for (SimplexSolver solver :
-           {SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet}) {
+      for (SimplexSolver solver : gjk::testing::kSolvers) {
         QueryOptions o;
         o.max_iterations = cap;
         o.solver = solver;

@@ -12,8 +12,10 @@
 // alone, which is what a minimal reproducer needs.
 #pragma once
 
+#include "gjk/results.hpp"
 #include "gjk/shapes.hpp"
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -23,6 +25,10 @@ namespace gjk::testing {
 
 /// Mixes a seed and a stream index into a well-spread 64-bit seed (SplitMix64 finaliser).
 std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index);
+
+/// Every simplex solver: the tests run each query through all of them.
+inline constexpr std::array<SimplexSolver, 3> kSolvers = {
+    SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet};
 
 /// Deterministic random source: mt19937_64 with portable conversions.
 class Rng {
