@@ -60,14 +60,17 @@ void check_utf8_text(const std::string& text, const std::string& name) {
       if (byte == 0xF0) low = 0x90;
       if (byte == 0xF4) high = 0x8F;
     }
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(byte));
-    if (length == 0) fail(i, std::string("invalid UTF-8 byte ") + hex);
+    auto hex = [byte] {
+      char digits[8];
+      std::snprintf(digits, sizeof digits, "0x%02X", static_cast<unsigned>(byte));
+      return std::string(digits);
+    };
+    if (length == 0) fail(i, "invalid UTF-8 byte " + hex());
     for (size_t k = 1; k < length; ++k) {
       const auto next = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
       if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) {
-        fail(i, std::string("invalid UTF-8: the ") + std::to_string(length) +
-                    "-byte sequence starting with byte " + hex + " is cut short or malformed");
+        fail(i, "invalid UTF-8: the " + std::to_string(length) +
+                    "-byte sequence starting with byte " + hex() + " is cut short or malformed");
       }
     }
     i += length;
