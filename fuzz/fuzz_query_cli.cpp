@@ -1,4 +1,4 @@
-// Fuzz target: one input line of gjk-query (examples/query/query_line.hpp). Whatever the bytes,
+// Fuzz target: one input line of gjk-query (tools/query/query_line.hpp). Whatever the bytes,
 // answer_line must return (no crash, no exception, no hang) either an answer or an error object,
 // and the answer must print as one JSON line the way the tool prints it.
 #include "fuzz_common.hpp"

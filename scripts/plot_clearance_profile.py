@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Clearance profile of a planned path (examples/plan_arm): clearance against arc length.
+"""Clearance profile of a planned path (tools/plan, gjk-plan): clearance against arc length.
 
 usage: /usr/bin/python3 scripts/plot_clearance_profile.py PROFILE.csv OUT.png
 Needs matplotlib (Debian: python3-matplotlib).

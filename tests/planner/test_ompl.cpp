@@ -368,7 +368,7 @@ TEST(ClearanceObjective, PenalisesOnlyStatesWithinD0) {
 TEST(PlanArmExample, PlansCertifiedPathsForBothPresets) {
   for (const char* robot : {"four_dof", "panda"}) {
     const std::string out = ::testing::TempDir() + "gjk_plan_" + robot;
-    const std::string command = std::string(GJK_PLAN_ARM_EXAMPLE) + " --robot " + robot +
+    const std::string command = std::string(GJK_PLAN_EXE) + " --robot " + robot +
                                 " --no-plots -o '" + out + "' > '" + out + ".log' 2>&1";
     EXPECT_EQ(std::system(command.c_str()), 0) << command;
     std::ifstream log(out + ".log");
@@ -382,7 +382,7 @@ TEST(PlanArmExample, PlansCertifiedPathsForBothPresets) {
     EXPECT_EQ(rows, 1000) << robot;
   }
   // A start in collision is refused with the pair named.
-  const std::string bad = std::string(GJK_PLAN_ARM_EXAMPLE) +
+  const std::string bad = std::string(GJK_PLAN_EXE) +
                           " --robot four_dof --start=0,2.4,0.5,0.3 --no-plots -o " +
                           ::testing::TempDir() + " 2>&1";
   FILE* pipe = popen(bad.c_str(), "r");

@@ -1,5 +1,5 @@
-// Path reading, the threaded clearance analysis and its outputs (see clearance_analysis.hpp).
-#include "clearance_analysis.hpp"
+// Path reading, the threaded clearance analysis and its outputs (see gjk/analysis/clearance.hpp).
+#include <gjk/analysis/clearance.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -23,7 +23,7 @@
 
 #include <time.h>
 
-namespace gjk_clearance {
+namespace gjk::analysis {
 
 using gjk::robots::RobotModel;
 using gjk::robots::Scene;
@@ -567,4 +567,4 @@ nlohmann::ordered_json summary_json(const RobotModel& model, const Scene& scene,
   return j;
 }
 
-}  // namespace gjk_clearance
+}  // namespace gjk::analysis

@@ -3,7 +3,7 @@
 // built executable end to end (exit codes, stderr messages, CSV and JSON outputs).
 #include <gtest/gtest.h>
 
-#include "clearance_analysis.hpp"
+#include <gjk/analysis/clearance.hpp>
 
 #include <gjk/queries.hpp>
 
@@ -28,11 +28,11 @@ namespace {
 
 using namespace gjk;
 using namespace gjk::robots;
-using gjk_clearance::Analysis;
-using gjk_clearance::AnalysisOptions;
-using gjk_clearance::Path;
-using gjk_clearance::PathError;
-using gjk_clearance::PathState;
+using gjk::analysis::Analysis;
+using gjk::analysis::AnalysisOptions;
+using gjk::analysis::Path;
+using gjk::analysis::PathError;
+using gjk::analysis::PathState;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -95,7 +95,7 @@ std::string read_text(const std::string& path) {
 
 Path read(const std::string& text, const RobotModel& model, const std::string& name = "p.csv") {
   std::istringstream in(text);
-  return gjk_clearance::read_path(in, name, model);
+  return gjk::analysis::read_path(in, name, model);
 }
 
 /// `count` states evenly from `a` to `b` (both included), as CSV rows "v0,v1,...".
@@ -160,7 +160,7 @@ void check_against_direct(const RobotModel& model, const Scene& scene,
   for (size_t i = 0; i < states.size(); ++i) {
     SCOPED_TRACE("state " + std::to_string(i));
     forward_kinematics(model, states[i].q, ws);
-    const std::vector<gjk_clearance::PairRecord>& got = analysis.pairs_per_state[i];
+    const std::vector<gjk::analysis::PairRecord>& got = analysis.pairs_per_state[i];
     size_t next = 0;
     bool collision = false;
     for (int s = 0; s < shapes; ++s) {
@@ -176,7 +176,7 @@ void check_against_direct(const RobotModel& model, const Scene& scene,
           continue;
         }
         ASSERT_LT(next, got.size()) << "pair " << s << "/" << o << " missing";
-        const gjk_clearance::PairRecord& p = got[next++];
+        const gjk::analysis::PairRecord& p = got[next++];
         ASSERT_EQ(p.shape, s);
         ASSERT_EQ(p.obstacle, o);
         EXPECT_NEAR(p.distance, r.signed_distance, 1e-9) << "pair " << s << "/" << o;
@@ -213,7 +213,7 @@ AnalysisOptions threads(int n, double cutoff = std::numeric_limits<double>::infi
 // Path reading
 
 TEST(ClearancePath, ExampleCsvWithHeaderAndTime) {
-  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
   EXPECT_TRUE(path.errors.empty());
   EXPECT_TRUE(path.has_header);
   EXPECT_TRUE(path.has_time);
@@ -347,14 +347,14 @@ TEST(ClearancePath, MissingFileAndDirectoryAreErrorsNamingThem) {
   TempDir tmp;
   const std::string missing = tmp.path("no_such_path.csv");
   try {
-    gjk_clearance::read_path_file(missing, four_dof());
+    gjk::analysis::read_path_file(missing, four_dof());
     FAIL() << "no error";
   } catch (const PathError& e) {
     EXPECT_EQ(std::string(e.what()),
               "cannot open path file '" + missing + "': No such file or directory");
   }
   try {
-    gjk_clearance::read_path_file(tmp.path(""), four_dof());
+    gjk::analysis::read_path_file(tmp.path(""), four_dof());
     FAIL() << "no error";
   } catch (const PathError& e) {
     EXPECT_NE(std::string(e.what()).find("it is a directory"), std::string::npos) << e.what();
@@ -365,8 +365,8 @@ TEST(ClearancePath, MissingFileAndDirectoryAreErrorsNamingThem) {
 // Analysis against the direct computation
 
 TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
-  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
-  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
+  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
   EXPECT_EQ(a.states, 21u);
   EXPECT_EQ(a.pairs, 21u * 8u * 2u);  // 8 collision shapes x 2 pyramids, no cutoff
   check_against_direct(four_dof(), pyramids(), path.states, a);
@@ -386,7 +386,7 @@ TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
           }
         }
       }
-      const gjk_clearance::Minimum& m = a.per_link_obstacle[link * 2 + o];
+      const gjk::analysis::Minimum& m = a.per_link_obstacle[link * 2 + o];
       EXPECT_EQ(m.found(), best_state >= 0);
       if (m.found()) {
         EXPECT_EQ(m.pair.distance, best);
@@ -397,11 +397,11 @@ TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
 }
 
 TEST(ClearanceAnalysis, CutoffLeavesOutFarPairsOnly) {
-  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
-  const Analysis all = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
+  const Analysis all = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
   const double cutoff = 0.5;
   const Analysis near =
-      gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(2, cutoff));
+      gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(2, cutoff));
   check_against_direct(four_dof(), pyramids(), path.states, near, cutoff);
   EXPECT_LT(near.pairs, all.pairs);
   EXPECT_GT(near.pairs, 0u);
@@ -444,18 +444,18 @@ TEST(ClearanceAnalysis, ThreadCountDoesNotChangeResults) {
       interpolate(deg({0, 90, -150, -30}), deg({-20, 40, 20, -90}), 150);
   const Path path = read(csv_rows(qs), four_dof());
   ASSERT_EQ(path.states.size(), 150u);
-  const Analysis one = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Analysis one = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
   check_against_direct(four_dof(), pyramids(), path.states, one);
   for (int n : {2, 3, 7, 400}) {
     SCOPED_TRACE("threads " + std::to_string(n));
-    const Analysis many = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(n));
+    const Analysis many = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(n));
     EXPECT_EQ(many.threads, std::min(n, 150));
     expect_same(one, many);
   }
 }
 
 TEST(ClearanceAnalysis, ProgressReachesTheTotal) {
-  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
+  const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
   AnalysisOptions o = threads(2);
   size_t last_done = 0, last_total = 0, calls = 0;
   o.progress = [&](size_t done, size_t total) {
@@ -464,14 +464,14 @@ TEST(ClearanceAnalysis, ProgressReachesTheTotal) {
     last_total = total;
     ++calls;
   };
-  gjk_clearance::analyse(four_dof(), pyramids(), path.states, o);
+  gjk::analysis::analyse(four_dof(), pyramids(), path.states, o);
   EXPECT_GE(calls, 1u);
   EXPECT_EQ(last_done, 21u);
   EXPECT_EQ(last_total, 21u);
 }
 
 TEST(ClearanceAnalysis, EmptyPathGivesNoMinimum) {
-  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), {}, threads(4));
+  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), {}, threads(4));
   EXPECT_EQ(a.states, 0u);
   EXPECT_FALSE(a.overall.found());
   EXPECT_EQ(a.pairs, 0u);
@@ -501,7 +501,7 @@ TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
   ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
   ASSERT_EQ(path.states.size(), 40u);
   EXPECT_EQ(path.states[39].q, qs[39]);
-  const Analysis one = gjk_clearance::analyse(panda(), panda_boxes(), path.states, threads(1));
+  const Analysis one = gjk::analysis::analyse(panda(), panda_boxes(), path.states, threads(1));
   EXPECT_EQ(one.pairs, 40u * panda().collision_shapes().size() * 4u);
   check_against_direct(panda(), panda_boxes(), path.states, one);
   ASSERT_TRUE(one.overall.found());
@@ -510,7 +510,7 @@ TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
   const std::string& nearest =
       panda_boxes().obstacles[static_cast<size_t>(one.overall.pair.obstacle)].name;
   EXPECT_TRUE(nearest == "shelf" || nearest == "side_block" || nearest == "table") << nearest;
-  expect_same(one, gjk_clearance::analyse(panda(), panda_boxes(), path.states, threads(2)));
+  expect_same(one, gjk::analysis::analyse(panda(), panda_boxes(), path.states, threads(2)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -579,8 +579,8 @@ TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
   EXPECT_EQ(s.at("chunk_seconds").size(), 2u);
 
   // The same analysis in-process: the summary's minimum and the CSV rows agree with it.
-  const Path path = gjk_clearance::read_path_file(kExamplePath, four_dof());
-  const Analysis a = gjk_clearance::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
+  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
   const json& m = s.at("minimum");
   EXPECT_NEAR(m.at("distance").get<double>(), a.overall.pair.distance, 1e-12);
   EXPECT_EQ(m.at("state"), a.overall.state);
@@ -746,7 +746,7 @@ TEST(ClearanceTool, PandaWithCutoff) {
   EXPECT_EQ(rows.size(), 1u + s.at("pairs").get<size_t>());
   EXPECT_EQ(rows[0].rfind("state,line,link,", 0), 0u);  // no time column
   const Path p = read(csv_rows(qs), panda());
-  const Analysis a = gjk_clearance::analyse(panda(), panda_boxes(), p.states, threads(1, 0.05));
+  const Analysis a = gjk::analysis::analyse(panda(), panda_boxes(), p.states, threads(1, 0.05));
   EXPECT_EQ(s.at("pairs"), a.pairs);
   check_against_direct(panda(), panda_boxes(), p.states, a, 0.05);
 }

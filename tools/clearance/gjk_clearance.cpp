@@ -1,7 +1,7 @@
 // gjk-clearance: offline clearance analysis of a joint path. For every state of the path and every
 // (link collision shape, obstacle) pair: signed distance and closest points (optional CSV), then a
 // summary of the minimum clearance and where it occurs.
-#include "clearance_analysis.hpp"
+#include <gjk/analysis/clearance.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -98,11 +98,11 @@ int main(int argc, char** argv) {
     // Inputs: any file that cannot be used is a usage error naming the file.
     gjk::robots::RobotModel model;
     gjk::robots::Scene scene;
-    gjk_clearance::Path path;
+    gjk::analysis::Path path;
     try {
       model = gjk::robots::RobotModel::from_urdf_file(urdf, package_dirs);
       scene = gjk::robots::load_scene(scene_file);
-      path = gjk_clearance::read_path_file(path_file, model);
+      path = gjk::analysis::read_path_file(path_file, model);
     } catch (const std::exception& e) {
       std::cerr << "gjk-clearance: " << e.what() << '\n';
       return kExitUsage;
@@ -119,29 +119,29 @@ int main(int argc, char** argv) {
       }
     }
 
-    gjk_clearance::AnalysisOptions options;
+    gjk::analysis::AnalysisOptions options;
     options.threads = threads;
     options.cutoff = cutoff;
     options.keep_pairs = !out_file.empty();
     if (progress) options.progress = draw_progress;
-    const gjk_clearance::Analysis analysis =
-        gjk_clearance::analyse(model, scene, path.states, options);
+    const gjk::analysis::Analysis analysis =
+        gjk::analysis::analyse(model, scene, path.states, options);
     if (progress) std::fputc('\n', stderr);
 
     if (!out_file.empty()) {
-      gjk_clearance::write_pairs_csv(out, model, scene, path, analysis);
+      gjk::analysis::write_pairs_csv(out, model, scene, path, analysis);
       out.close();
       if (!out) {
         std::cerr << "gjk-clearance: error writing output file '" << out_file << "'\n";
         return kExitUsage;
       }
     }
-    const gjk_clearance::SummaryInputs inputs{urdf, scene_file};
+    const gjk::analysis::SummaryInputs inputs{urdf, scene_file};
     if (json) {
-      std::cout << gjk_clearance::summary_json(model, scene, path, analysis, inputs).dump(2)
+      std::cout << gjk::analysis::summary_json(model, scene, path, analysis, inputs).dump(2)
                 << '\n';
     } else {
-      std::cout << gjk_clearance::summary_text(model, scene, path, analysis, inputs);
+      std::cout << gjk::analysis::summary_text(model, scene, path, analysis, inputs);
     }
     std::cout.flush();
     if (!std::cout) {

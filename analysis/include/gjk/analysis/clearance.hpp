@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace gjk_clearance {
+namespace gjk::analysis {
 
 /// A path file that cannot be used at all (cannot be opened, unusable header). what() names the
 /// file and, for header problems, the line and column, e.g.
@@ -138,4 +138,4 @@ nlohmann::ordered_json summary_json(const gjk::robots::RobotModel& model,
 /// Shortest text that reads back as the same double (std::to_chars).
 std::string format_number(double value);
 
-}  // namespace gjk_clearance
+}  // namespace gjk::analysis

@@ -1,4 +1,4 @@
-// plan_arm: OMPL planning on an arm with the libgjk checkers, then the clearance profile of the
+// gjk-plan: OMPL planning on an arm with the libgjk checkers, then the clearance profile of the
 // path. Presets: the 4-DOF arm of seed 002 between two poses on opposite sides of its pyramids,
 // and the Franka Panda (7 joints planned, fingers fixed) among the boxes of panda_boxes.yaml.
 //
@@ -193,7 +193,7 @@ int main(int argc, char** argv) {
     const double plan_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (status != ob::PlannerStatus::EXACT_SOLUTION) {
-      std::cerr << "plan_arm: no path found in " << time_limit << " s (" << status.asString()
+      std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << status.asString()
                 << ")\n";
       return 1;
     }
@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
                                   "_clearance.csv' '" + base + "_clearance.png'";
       std::cout.flush();
       if (std::system(command.c_str()) != 0) {
-        std::cerr << "plan_arm: plotting failed (" << command
+        std::cerr << "gjk-plan: plotting failed (" << command
                   << "); needs /usr/bin/python3 with matplotlib (Debian: python3-matplotlib)\n";
         return 1;
       }
@@ -295,7 +295,7 @@ int main(int argc, char** argv) {
     std::cout << '\n';
     return certified == static_cast<int>(waypoints - 1) && min_clearance > margin ? 0 : 1;
   } catch (const std::exception& e) {
-    std::cerr << "plan_arm: " << e.what() << '\n';
+    std::cerr << "gjk-plan: " << e.what() << '\n';
     return 2;
   }
 }
