@@ -35,7 +35,8 @@ inline bool decimal_exponent_is_negative(std::string_view text) {
       digits.remove_prefix(1);
     }
     for (const char c : digits) {
-      if (exponent < 100000) exponent = exponent * 10 + (c - '0');  // clamped: only the sign matters
+      if (exponent < 100000)
+        exponent = exponent * 10 + (c - '0');  // clamped: only the sign matters
     }
     if (negative) exponent = -exponent;
   }
