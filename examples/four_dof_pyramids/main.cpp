@@ -2,6 +2,7 @@
 // the seed's end-effector path past two pyramids by velocity inversion with obstacle avoidance
 // (eq. 6, k = -1, d0 = 0.5), and the same path without avoidance (k = 0) for comparison.
 // Writes CSVs and PNG plots into the output folder and prints a summary.
+#include "data_paths.hpp"
 #include "scenario.hpp"
 
 #include <gjk/shapes.hpp>
@@ -20,10 +21,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#ifndef GJK_PLOT_SCRIPT
-#error "GJK_PLOT_SCRIPT must name scripts/plot_four_dof.py"
-#endif
 
 namespace fs = std::filesystem;
 using gjk::examples::FourDofScenario;
@@ -207,8 +204,8 @@ int main(int argc, char** argv) {
     }
 
     if (plots) {
-      const std::string command =
-          "/usr/bin/python3 '" + std::string(GJK_PLOT_SCRIPT) + "' '" + out_dir + "'";
+      const std::string command = "/usr/bin/python3 '" + gjk::tools::data_dir() +
+                                  "/scripts/plot_four_dof.py" + "' '" + out_dir + "'";
       std::cout.flush();  // the plotter writes to the same terminal
       const int status = std::system(command.c_str());
       if (status != 0) {

@@ -1,21 +1,16 @@
 #include "scenario.hpp"
 
-#include <cmath>
+#include "data_paths.hpp"
 
-#ifndef GJK_ROBOT_MODELS_DIR
-#error "GJK_ROBOT_MODELS_DIR must point at robots/models"
-#endif
-#ifndef GJK_ROBOT_SCENES_DIR
-#error "GJK_ROBOT_SCENES_DIR must point at robots/scenes"
-#endif
+#include <cmath>
 
 namespace gjk::examples {
 
 std::string FourDofScenario::default_urdf() {
-  return std::string(GJK_ROBOT_MODELS_DIR) + "/four_dof/four_dof_arm.urdf";
+  return gjk::tools::data_dir() + "/robots/models/four_dof/four_dof_arm.urdf";
 }
 std::string FourDofScenario::default_scene() {
-  return std::string(GJK_ROBOT_SCENES_DIR) + "/two_pyramids.yaml";
+  return gjk::tools::data_dir() + "/robots/scenes/two_pyramids.yaml";
 }
 
 FourDofScenario FourDofScenario::load(const std::string& urdf_path, const std::string& scene_path) {

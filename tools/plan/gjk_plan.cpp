@@ -6,6 +6,7 @@
 // (gjk::planner::CertifiedMotionValidator), and the profile is computed with warm-started
 // distance queries along the interpolated path.
 #include <gjk/planner/ompl.hpp>
+#include "data_paths.hpp"
 
 #include <ompl/base/ScopedState.h>
 #include <ompl/geometric/SimpleSetup.h>
@@ -51,7 +52,7 @@ struct Preset {
 };
 
 Preset preset(const std::string& robot) {
-  const std::string src = GJK_SOURCE_DIR;
+  const std::string src = gjk::tools::data_dir();
   const double deg = M_PI / 180.0;
   if (robot == "four_dof") {
     // From the seed's initial pose (elbow out above pyramid_low, hand in towards the column)
@@ -279,7 +280,7 @@ int main(int argc, char** argv) {
               << 1e6 * query_seconds / path.getStateCount() << " us per state (warm-started)\n";
     std::vector<std::string> written = {base + "_path.txt", base + "_clearance.csv"};
     if (plots) {
-      const std::string command = "/usr/bin/python3 '" + std::string(GJK_SOURCE_DIR) +
+      const std::string command = "/usr/bin/python3 '" + gjk::tools::data_dir() +
                                   "/scripts/plot_clearance_profile.py' '" + base +
                                   "_clearance.csv' '" + base + "_clearance.png'";
       std::cout.flush();
