@@ -3,6 +3,8 @@
 namespace gjk {
 
 // Compiled into the library, so a program sees the version of the libgjk it actually runs with.
-const char* version() noexcept { return GJK_VERSION_STRING; }
+const char* version() noexcept {
+  return GJK_VERSION_STRING;
+}
 
 }  // namespace gjk
