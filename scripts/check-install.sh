@@ -1,35 +1,94 @@
 #!/usr/bin/env bash
-# Installs libgjk into a temporary prefix and builds a tiny consumer with
-# find_package(libgjk CONFIG) + libgjk::gjk, to keep the exported CMake package working.
+# The installed package is the product: installs libgjk static and shared into temporary
+# prefixes and, against each,
+#   - builds examples/snippets (a separate consumer project: find_package(libgjk CONFIG) with
+#     libgjk::gjk, libgjk::robots, libgjk::planner) and runs its programs on the Panda from
+#     ../shared/robot-models (or $GJK_SHARED_ROBOT_MODELS), one of which checks the Panda's
+#     clearance to a box against an independent value;
+#   - runs the installed tools from the prefix (gjk-query --help, gjk-clearance on the installed
+#     four_dof data, found through <prefix>/share/libgjk);
+#   - compiles and links a tiny program with pkg-config --cflags --libs libgjk;
+#   - shared only: checks each library's SONAME (libNAME.so.MAJOR) with readelf.
+# Usage: scripts/check-install.sh [--no-deps]   (keeps CCACHE settings from the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+root=$(pwd)
+if [[ "${1:-}" != "--no-deps" ]]; then bash scripts/install-deps.sh; fi
+models=${GJK_SHARED_ROBOT_MODELS:-$root/../shared/robot-models}
+models=$(cd "$models" && pwd)
+panda="$models/panda/panda.urdf"
+[[ -f "$panda" ]] || { echo "check-install: no Panda at $panda (set GJK_SHARED_ROBOT_MODELS)" >&2; exit 1; }
+jobs=$(nproc)
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+major=$(sed -n 's/^project(libgjk VERSION \([0-9]*\)\..*/\1/p' CMakeLists.txt)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake -S . -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGJK_BUILD_TESTS=OFF -DCMAKE_INSTALL_PREFIX="$work/prefix" >/dev/null
-cmake --build "$work/build" -j "$(nproc)" >/dev/null
-cmake --install "$work/build" >/dev/null
-mkdir -p "$work/consumer"
-cat >"$work/consumer/CMakeLists.txt" <<'CMAKE'
-cmake_minimum_required(VERSION 3.20)
-project(consumer CXX)
-find_package(libgjk CONFIG REQUIRED)
-add_executable(consumer main.cpp)
-target_link_libraries(consumer PRIVATE libgjk::gjk)
-CMAKE
-cat >"$work/consumer/main.cpp" <<'CPP'
+
+step() { echo "check-install [$kind]: $*"; }
+
+for kind in static shared; do
+  shared=OFF
+  [[ $kind == shared ]] && shared=ON
+  prefix="$work/prefix-$kind"
+  step "build and install into $prefix"
+  cmake -S . -B "$work/build-$kind" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
+    -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF "${launcher[@]}" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+  cmake --build "$work/build-$kind" -j "$jobs" >/dev/null
+  cmake --install "$work/build-$kind" >/dev/null
+
+  step "consumer project examples/snippets"
+  cmake -S examples/snippets -B "$work/snippets-$kind" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" "${launcher[@]}" >/dev/null
+  cmake --build "$work/snippets-$kind" -j "$jobs" >/dev/null
+  s="$work/snippets-$kind"
+  "$s/engine_ten_lines"
+  "$s/robots_ten_lines" "$panda" "$prefix/share/libgjk/robots/scenes/panda_boxes.yaml"
+  "$s/panda_box_clearance" "$panda"
+  "$s/planning_with_ompl" "$panda" "$prefix/share/libgjk/robots/scenes/panda_boxes.yaml"
+
+  step "installed tools"
+  "$prefix/bin/gjk-query" --help >/dev/null
+  data="$prefix/share/libgjk/robots"
+  printf '0 1.5708 -2.618 -0.5236\n0 1.2 1.9 1.0\n' >"$work/path.txt"
+  (cd "$work" && "$prefix/bin/gjk-clearance" --urdf "$data/models/four_dof/four_dof_arm.urdf" \
+    --scene "$data/scenes/two_pyramids.yaml" --path "$work/path.txt" --threads 1)
+  for tool in gjk-clearance gjk-plan four_dof_pyramids; do
+    "$prefix/bin/$tool" --help >/dev/null
+  done
+
+  step "pkg-config libgjk"
+  cat >"$work/pc.cpp" <<'CPP'
 #include <gjk/gjk.hpp>
+#include <gjk/version.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 int main() {
   gjk::Pose a = gjk::Pose::Identity(), b = gjk::Pose::Identity();
   b.translation() = gjk::Vec3(3, 0, 0);
   const auto d = gjk::distance(gjk::Box{gjk::Vec3(1, 1, 1)}, a, gjk::Sphere{0.5}, b);
-  std::printf("consumer: distance %.6f\n", d.distance);
-  return std::abs(d.distance - 1.5) < 1e-12 ? 0 : 1;
+  std::printf("pkg-config consumer: libgjk %s, distance %.6f\n", gjk::version(), d.distance);
+  return std::abs(d.distance - 1.5) < 1e-12 && std::strcmp(gjk::version(), GJK_VERSION_STRING) == 0 ? 0 : 1;
 }
 CPP
-cmake -S "$work/consumer" -B "$work/consumer/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
-cmake --build "$work/consumer/build" >/dev/null
-"$work/consumer/build/consumer"
-echo "check-install: find_package(libgjk CONFIG) + libgjk::gjk OK"
+  pcflags=()
+  [[ $kind == static ]] && pcflags=(--static)
+  export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  # shellcheck disable=SC2046  # pkg-config's output is a list of words
+  g++ -std=c++17 "$work/pc.cpp" -o "$work/pc-$kind" $(pkg-config "${pcflags[@]}" --cflags --libs libgjk) \
+    -Wl,-rpath,"$prefix/lib"
+  "$work/pc-$kind"
+  for pc in libgjk-robots libgjk-planner; do pkg-config "${pcflags[@]}" --exists --print-errors "$pc"; done
+
+  if [[ $kind == shared ]]; then
+    step "SONAMEs"
+    for lib in gjk gjk_robots gjk_planner gjk_analysis; do
+      soname=$(readelf -d "$prefix/lib/lib$lib.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+      [[ "$soname" == "lib$lib.so.$major" ]] || { echo "check-install: lib$lib.so has SONAME '$soname', expected lib$lib.so.$major" >&2; exit 1; }
+      echo "  lib$lib.so: SONAME $soname"
+    done
+  fi
+done
+echo "check-install: static and shared packages OK"
