@@ -8,9 +8,11 @@
 
 int main() {
   // The points of the README's `points`: a unit-ish tetrahedron plus one interior point.
-  const std::vector<gjk::Vec3> points = {{0, 0, 0}, {0.2, 0, 0}, {0, 0.2, 0}, {0, 0, 0.2}, {0.05, 0.05, 0.05}};
+  const std::vector<gjk::Vec3> points = {
+      {0, 0, 0}, {0.2, 0, 0}, {0, 0.2, 0}, {0, 0, 0.2}, {0.05, 0.05, 0.05}};
 
   // --- README snippet (verbatim) ---
+  // clang-format off
   gjk::Shape a = gjk::ConvexPolytope::from_points(points);      // qhull hull, adjacency
   gjk::Shape b = gjk::inflated(gjk::Box{gjk::Vec3(0.1, 0.2, 0.3)}, 0.01);
   gjk::Pose pa = gjk::Pose::Identity(), pb = gjk::pose_from_xyz({1, 0, 0}, {0, 0, M_PI / 4});
@@ -20,6 +22,7 @@ int main() {
   gjk::PenetrationResult p = gjk::penetration(a, pa, b, pb); // EPA: depth, normal, witnesses
   double sd = gjk::signed_distance(a, pa, b, pb).signed_distance;
   bool near = gjk::closer_than(a, pa, b, pb, 0.05).closer;   // exits as soon as bounds decide
+  // clang-format on
   // --- end of snippet ---
 
   std::printf("libgjk %s (compiled against %s)\n", gjk::version(), GJK_VERSION_STRING);

@@ -61,10 +61,11 @@ int main(int argc, char** argv) try {
       lowest = std::fmin(lowest, w.z() - top);
     }
   }
-  const std::string link = d.shape >= 0 ? arm.links()[static_cast<size_t>(
-                                              arm.collision_shapes()[static_cast<size_t>(d.shape)].link)]
-                                              .name
-                                        : "none";
+  const std::string link =
+      d.shape >= 0 ? arm.links()[static_cast<size_t>(
+                                     arm.collision_shapes()[static_cast<size_t>(d.shape)].link)]
+                         .name
+                   : "none";
   std::printf("Panda (%s) to the table: %.9f m (closest link %s); lowest hull vertex: %.9f m\n",
               urdf.c_str(), d.distance, link.c_str(), lowest);
   const bool ok = d.shape >= 0 && std::abs(d.distance - lowest) < 1e-6 && lowest > 0.0;

@@ -29,16 +29,18 @@ int main(int argc, char** argv) try {
   settings.fixed_positions = {{"panda_finger_joint1", 0.02}};
 
   // --- README snippet ---
+  // clang-format off
   auto model = std::make_shared<const RobotModel>(RobotModel::from_urdf_file(urdf));
   auto scene = std::make_shared<const Scene>(load_scene(scene_yaml));
   auto si = std::make_shared<ompl::base::SpaceInformation>(
       gjk::planner::make_state_space(*model, {{"panda_finger_joint1", 0.02}}));  // fingers fixed
   gjk::planner::install_collision_checking(si, model, scene, settings);  // checker + validator
+  // clang-format on
   // --- end of snippet; SimpleSetup as usual: ---
 
   ompl::geometric::SimpleSetup ss(si);
   ompl::base::ScopedState<> start(si->getStateSpace()), goal(si->getStateSpace());
-  const std::vector<double> q0 = {1.5, 0.5, 0.0, -1.6, 0.0, 2.1, 0.8};  // behind the side block
+  const std::vector<double> q0 = {1.5, 0.5, 0.0, -1.6, 0.0, 2.1, 0.8};   // behind the side block
   const std::vector<double> q1 = {-0.2, 0.9, 0.0, -1.0, 0.0, 1.9, 0.8};  // under the shelf
   for (size_t i = 0; i < q0.size(); ++i) {
     start[i] = q0[i];

@@ -16,6 +16,7 @@ int main(int argc, char** argv) try {
   const std::string scene_yaml = argc > 2 ? argv[2] : "robots/scenes/panda_boxes.yaml";
 
   // --- README snippet ---
+  // clang-format off
   RobotModel arm = RobotModel::from_urdf_file(urdf);                 // meshes -> convex hulls
   Scene scene = load_scene(scene_yaml);                               // file:line errors
   Workspace ws(arm);                                                  // one per thread
@@ -28,11 +29,13 @@ int main(int argc, char** argv) try {
   double closest = INFINITY;
   for (const PairDistance& d : robot_scene_distances(arm, ws, scene, {}, &cache))
     closest = std::fmin(closest, d.distance);                         // d.normal, d.gradient
+  // clang-format on
   // --- end of snippet ---
 
-  std::printf("%s: %d positions, %zu collision shapes; hand at (%.3f, %.3f, %.3f), Jacobian %ldx%ld\n",
-              arm.name().c_str(), arm.num_positions(), arm.collision_shapes().size(), point.x(),
-              point.y(), point.z(), static_cast<long>(jac.rows()), static_cast<long>(jac.cols()));
+  std::printf(
+      "%s: %d positions, %zu collision shapes; hand at (%.3f, %.3f, %.3f), Jacobian %ldx%ld\n",
+      arm.name().c_str(), arm.num_positions(), arm.collision_shapes().size(), point.x(), point.y(),
+      point.z(), static_cast<long>(jac.rows()), static_cast<long>(jac.cols()));
   std::printf("closest robot-obstacle distance in the ready pose: %.4f m\n", closest);
   // robots/scenes/panda_boxes.yaml says every box is clear of the arm in the ready pose; the
   // table's top is 1 cm below link0, so nothing is farther than that.
