@@ -902,7 +902,8 @@ void CsvWriter::prepare(const ResultBlock& block, std::vector<std::string>& prep
         states += gjk::to_string(w.status);
         states += '\n';
       } else {
-        states += ",,,,,,,,,,,,,\n";  // 14 empty fields: distance .. status
+        states.append(14, ',');  // empty fields: distance .. status
+        states += '\n';
       }
     }
     if (pairs_ != nullptr && block.pairs != nullptr) {
