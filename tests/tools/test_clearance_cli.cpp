@@ -368,6 +368,17 @@ TEST(ClearanceCli, KilledRunLeavesNoHalfFile) {
   EXPECT_EQ(tmp.files(), (std::vector<std::string>{"panda.csv"}));  // the temporary file too
 }
 
+TEST(ClearanceCli, OutAndStatesOutMustBeDifferentFiles) {
+  TempDir tmp;
+  const std::string path = tmp.write("arm.csv", four_dof_path(10));
+  const RunResult r = run_tool(
+      tmp, four_dof_args(path) + std::vector<std::string>{"--out", tmp.path("x.csv"),
+                                                          "--states-out", tmp.path("./x.csv")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--out and --states-out name the same file"), std::string::npos) << r.err;
+  EXPECT_EQ(tmp.files(), (std::vector<std::string>{"arm.csv"}));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Per-state rows and shape names
 

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -96,6 +97,15 @@ void draw_progress(const gjk::analysis::Progress& p) {
   bar.resize(kWidth, ' ');
   std::fprintf(stderr, "\r[%s] %3.0f%% %zu states", bar.c_str(), 100.0 * f, p.states_done);
   std::fflush(stderr);
+}
+
+/// Whether two output names are the same file (they would overwrite each other).
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const auto full = [&](const std::string& p) {
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
+  };
+  return full(a) == full(b);
 }
 
 struct UsageError {
@@ -177,29 +187,41 @@ int run(int argc, char** argv) {
   std::string cutoff_text = "inf", margin_text, precision_text = "3";
   bool progress = ::isatty(STDERR_FILENO) == 1;
   bool json = false, fail_on_collision = false, list_joints = false;
-  app.add_option("--urdf", urdf, "robot URDF file (meshes become convex hulls)")->required();
+  app.add_option("--urdf", urdf, "robot URDF file (meshes become convex hulls)")
+      ->required()
+      ->type_name("FILE");
   app.add_option("--package-dir", package_dirs,
                  "folder holding ROS packages, for package:// URIs (repeatable)");
-  app.add_option("--scene", scene_file, "obstacle scene YAML (robots/scenes/README.md)");
-  app.add_option("--path", path_file, "joint path: CSV or OMPL matrix (see below)");
+  app.add_option("--scene", scene_file,
+                 "obstacle scene YAML (robots/scenes/README.md); required unless --list-joints")
+      ->type_name("FILE");
+  app.add_option("--path", path_file,
+                 "joint path: CSV or OMPL matrix (see below); required unless --list-joints")
+      ->type_name("FILE");
   app.add_option("--fixed", fixed_texts,
                  "NAME=VALUE: hold a joint the path has no column for (repeatable), e.g. "
-                 "panda_finger_joint1=0.02");
+                 "panda_finger_joint1=0.02")
+      ->type_name("NAME=VALUE");
   app.add_flag("--list-joints", list_joints,
                "print the robot's movable joints (a headerless path's columns) and exit");
-  app.add_option("--out", out_file, "write the per-pair CSV to this file");
-  app.add_option("--states-out", states_file, "write the per-state CSV to this file");
+  app.add_option("--out", out_file, "write the per-pair CSV to this file")->type_name("FILE");
+  app.add_option("--states-out", states_file, "write the per-state CSV to this file")
+      ->type_name("FILE");
   app.add_option("--threads", threads_text,
                  "worker threads (default: hardware concurrency; capped at what is useful)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N");
   app.add_option("--cutoff", cutoff_text,
-                 "leave out pairs farther apart than this, in metres (default: inf, none)");
+                 "leave out pairs farther apart than this, in metres (default: inf, none)")
+      ->type_name("METRES");
   app.add_flag("--fail-on-collision", fail_on_collision,
                "exit 1 when any state is in collision (distance < 0)");
   app.add_option("--margin", margin_text,
-                 "exit 1 when any state's clearance is below this distance, in metres");
+                 "exit 1 when any state's clearance is below this distance, in metres")
+      ->type_name("METRES");
   app.add_option("--precision", precision_text,
-                 "decimals of distances in the text summary (default 3: millimetres)");
+                 "decimals of distances in the text summary (default 3: millimetres)")
+      ->type_name("N");
   app.add_flag("--progress,!--no-progress", progress,
                "progress bar on stderr (default: on when stderr is a terminal)");
   app.add_flag("--json", json, "summary (or --list-joints) as JSON instead of text");
@@ -230,6 +252,9 @@ int run(int argc, char** argv) {
       } catch (const gjk::analysis::PathError& e) {
         throw UsageError{"--fixed: " + std::string(e.what())};
       }
+    }
+    if (!out_file.empty() && !states_file.empty() && same_file(out_file, states_file)) {
+      throw UsageError{"--out and --states-out name the same file '" + out_file + "'"};
     }
     if (!list_joints && (scene_file.empty() || path_file.empty())) {
       throw UsageError{std::string(scene_file.empty() ? "--scene" : "--path") +
