@@ -808,6 +808,37 @@ Analysis analyse(const RobotModel& model, const Scene& scene, const std::vector<
   return run(model, scene, source, options, sink, states.size());
 }
 
+void merge_shard(Analysis& total, const Analysis& shard) {
+  if (total.per_link_obstacle.empty()) {
+    total.per_link_obstacle.assign(shard.per_link_obstacle.size(), Minimum{});
+    total.num_obstacles = shard.num_obstacles;
+    total.margin = shard.margin;
+  }
+  if (total.per_link_obstacle.size() != shard.per_link_obstacle.size() ||
+      total.margin != shard.margin) {
+    throw std::invalid_argument(
+        "merge_shard: the shards come from different robots, scenes or "
+        "margins");
+  }
+  if (!total.first_collision.found()) total.first_collision = shard.first_collision;
+  if (!total.first_below_margin.found()) total.first_below_margin = shard.first_below_margin;
+  total.states += shard.states;
+  total.pairs += shard.pairs;
+  total.states_in_collision += shard.states_in_collision;
+  total.states_below_margin += shard.states_below_margin;
+  merge(total.overall, shard.overall);
+  for (size_t k = 0; k < shard.per_link_obstacle.size(); ++k) {
+    merge(total.per_link_obstacle[k], shard.per_link_obstacle[k]);
+  }
+  total.blocks += shard.blocks;
+  total.threads = std::max(total.threads, shard.threads);
+  total.seconds += shard.seconds;
+  total.thread_seconds.insert(total.thread_seconds.end(), shard.thread_seconds.begin(),
+                              shard.thread_seconds.end());
+  total.thread_cpu_seconds.insert(total.thread_cpu_seconds.end(), shard.thread_cpu_seconds.begin(),
+                                  shard.thread_cpu_seconds.end());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Outputs
 

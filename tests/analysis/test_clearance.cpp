@@ -510,7 +510,7 @@ TEST(ClearanceAnalysis, ShardsAtBlockBoundariesEqualTheWholeRun) {
   // The seam of a distributed run: a path cut at a block boundary, analysed in two runs with
   // first_index, gives the records of the whole run.
   std::vector<Eigen::VectorXd> qs =
-      interpolate(deg({0, 90, -150, -30}), deg({-20, 40, 20, -90}), 100);
+      interpolate(deg({0, 90, -150, -30}), deg({0, 140, -150, -30}), 100);
   const Path path = read(csv_rows(qs), four_dof());
   AnalysisOptions o = threads(2);
   o.block_size = 32;
@@ -520,6 +520,23 @@ TEST(ClearanceAnalysis, ShardsAtBlockBoundariesEqualTheWholeRun) {
   const Recorded a = analyse_all(four_dof(), pyramids(), first, o);
   o.first_index = 64;
   const Recorded b = analyse_all(four_dof(), pyramids(), second, o);
+  // The merged totals are the whole run's.
+  Analysis merged;
+  gjk::analysis::merge_shard(merged, a.analysis);
+  gjk::analysis::merge_shard(merged, b.analysis);
+  const Analysis& w = whole.analysis;
+  EXPECT_EQ(merged.states, w.states);
+  EXPECT_EQ(merged.pairs, w.pairs);
+  EXPECT_EQ(merged.blocks, w.blocks);
+  EXPECT_EQ(merged.states_in_collision, w.states_in_collision);
+  EXPECT_EQ(merged.first_collision.state, w.first_collision.state);
+  EXPECT_EQ(merged.overall.state, w.overall.state);
+  expect_same_pair(merged.overall.pair, w.overall.pair);
+  ASSERT_EQ(merged.per_link_obstacle.size(), w.per_link_obstacle.size());
+  for (size_t k = 0; k < w.per_link_obstacle.size(); ++k) {
+    EXPECT_EQ(merged.per_link_obstacle[k].state, w.per_link_obstacle[k].state);
+    expect_same_pair(merged.per_link_obstacle[k].pair, w.per_link_obstacle[k].pair);
+  }
   ASSERT_EQ(a.sink.states.size() + b.sink.states.size(), whole.sink.states.size());
   for (size_t i = 0; i < whole.sink.states.size(); ++i) {
     SCOPED_TRACE("state " + std::to_string(i));

@@ -311,6 +311,13 @@ Analysis analyse(const gjk::robots::RobotModel& model, const gjk::robots::Scene&
                  const std::vector<PathState>& states, const AnalysisOptions& options,
                  AnalysisSink* sink = nullptr);
 
+/// Adds the totals of `shard`, the run that follows `total`'s states on the path (shards merged
+/// in path order), to `total`: counts, the first failing states, the minima (ties keep the
+/// earlier state, as in one run), the per-thread times. Shards cut at block boundaries merge to
+/// the totals of the unsharded run (except the times). Both must come from the same model, scene
+/// and options.
+void merge_shard(Analysis& total, const Analysis& shard);
+
 // ---------------------------------------------------------------------------------------------
 // Outputs
 
