@@ -515,6 +515,7 @@ struct Block {
   std::vector<size_t> pair_begin;
   std::vector<Minimum> per_link_obstacle;
   std::vector<std::string> prepared;
+  double fraction = -1.0;  ///< of the input read when the block was complete
   bool done = false;
   std::exception_ptr error;
 };
@@ -751,6 +752,8 @@ Analysis run(const RobotModel& model, const Scene& scene, StateSource& source,
       while (n < options.block_size && source.next(block->states[n])) ++n;
       block->states.resize(n);
       states_read += n;
+      // Taken now: reported when the block is done, the bar then shows finished work only.
+      block->fraction = source.fraction_done();
       if (n < options.block_size) source_done = true;
       if (n == 0) {
         free_blocks.push_back(std::move(block));
@@ -774,13 +777,14 @@ Analysis run(const RobotModel& model, const Scene& scene, StateSource& source,
                       context.keep_pairs ? front.pairs.data() : nullptr, front.pair_begin.data()},
           front.prepared);
     }
+    const double last_fraction = front.fraction;
     free_blocks.push_back(std::move(in_flight.front()));
     in_flight.pop_front();
     if (options.progress) {
       const auto now = std::chrono::steady_clock::now();
       if (now - last_report >= std::chrono::milliseconds(100)) {
         last_report = now;
-        options.progress(Progress{analysis.states, source.fraction_done()});
+        options.progress(Progress{analysis.states, last_fraction});
       }
     }
   }
