@@ -14,10 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -148,10 +150,25 @@ double point_to_shape(const Vec3& p, const Shape& shape, const Pose& pose) {
   return gjk::distance(Shape(Sphere{0.0}), at, shape, pose).distance;
 }
 
+/// An analysis with every record kept.
+struct Recorded {
+  Analysis analysis;
+  gjk::analysis::CollectingSink sink;
+};
+
+Recorded analyse_all(const RobotModel& model, const Scene& scene,
+                     const std::vector<PathState>& states, const AnalysisOptions& options) {
+  Recorded r;
+  r.analysis = gjk::analysis::analyse(model, scene, states, options, &r.sink);
+  return r;
+}
+
 void check_against_direct(const RobotModel& model, const Scene& scene,
-                          const std::vector<PathState>& states, const Analysis& analysis,
+                          const std::vector<PathState>& states, const Recorded& run,
                           double cutoff = std::numeric_limits<double>::infinity()) {
-  ASSERT_EQ(analysis.pairs_per_state.size(), states.size());
+  const Analysis& analysis = run.analysis;
+  ASSERT_EQ(run.sink.pairs.size(), states.size());
+  ASSERT_EQ(run.sink.states.size(), states.size());
   const int shapes = static_cast<int>(model.collision_shapes().size());
   const int obstacles = static_cast<int>(scene.obstacles.size());
   Workspace ws(model);
@@ -160,7 +177,12 @@ void check_against_direct(const RobotModel& model, const Scene& scene,
   for (size_t i = 0; i < states.size(); ++i) {
     SCOPED_TRACE("state " + std::to_string(i));
     forward_kinematics(model, states[i].q, ws);
-    const std::vector<gjk::analysis::PairRecord>& got = analysis.pairs_per_state[i];
+    const std::vector<gjk::analysis::PairRecord>& got = run.sink.pairs[i];
+    const gjk::analysis::StateRecord& record = run.sink.states[i];
+    EXPECT_EQ(record.index, i);
+    EXPECT_EQ(record.line, states[i].line);
+    EXPECT_EQ(record.pairs, got.size());
+    double state_min = std::numeric_limits<double>::infinity();
     size_t next = 0;
     bool collision = false;
     for (int s = 0; s < shapes; ++s) {
@@ -186,11 +208,26 @@ void check_against_direct(const RobotModel& model, const Scene& scene,
         EXPECT_LE(point_to_shape(p.point_on_obstacle, ob.shape, ob.pose), 1e-9);
         EXPECT_NEAR((p.point_on_obstacle - p.point_on_link).norm(), std::abs(r.signed_distance),
                     1e-9);
+        EXPECT_NEAR(p.normal.norm(), 1.0, 1e-9);
         overall = std::min(overall, r.signed_distance);
+        state_min = std::min(state_min, p.distance);
         collision = collision || r.signed_distance < 0.0;
       }
     }
     EXPECT_EQ(next, got.size());
+    // The state's record: its closest pair, the first one on a tie.
+    if (got.empty()) {
+      EXPECT_FALSE(record.has_worst());
+    } else {
+      ASSERT_TRUE(record.has_worst());
+      EXPECT_EQ(record.worst.distance, state_min);
+      const auto first = std::find_if(got.begin(), got.end(),
+                                      [&](const auto& q) { return q.distance == state_min; });
+      EXPECT_EQ(record.worst.shape, first->shape);
+      EXPECT_EQ(record.worst.obstacle, first->obstacle);
+      EXPECT_EQ(record.worst.point_on_link, first->point_on_link);
+      EXPECT_EQ(record.worst.normal, first->normal);
+    }
     pairs += got.size();
     if (collision) ++collisions;
   }
@@ -259,7 +296,8 @@ TEST(ClearancePath, HeaderErrorsNameLineColumnAndValue) {
             0u);
   EXPECT_EQ(message("joint1,joint2,joint4\n"),
             "h.csv:1: header has no column for joint joint3 (robot 'four_dof_arm' needs joint1, "
-            "joint2, joint3, joint4)");
+            "joint2, joint3, joint4; a joint the path lacks can be held with --fixed "
+            "NAME=VALUE)");
   EXPECT_EQ(message("joint1,joint2,joint3,joint4,joint2\n"),
             "h.csv:1: column 5: joint 'joint2' appears twice (also column 2)");
   EXPECT_EQ(message("t,joint1,joint2,joint3,joint4,time\n"),
@@ -366,18 +404,19 @@ TEST(ClearancePath, MissingFileAndDirectoryAreErrorsNamingThem) {
 
 TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
   const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
-  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Recorded run = analyse_all(four_dof(), pyramids(), path.states, threads(1));
+  const Analysis& a = run.analysis;
   EXPECT_EQ(a.states, 21u);
   EXPECT_EQ(a.pairs, 21u * 8u * 2u);  // 8 collision shapes x 2 pyramids, no cutoff
-  check_against_direct(four_dof(), pyramids(), path.states, a);
+  check_against_direct(four_dof(), pyramids(), path.states, run);
 
   // Per (link, obstacle) minima are the minima of the recomputed pairs.
   for (size_t link = 0; link < four_dof().links().size(); ++link) {
     for (size_t o = 0; o < 2; ++o) {
       double best = std::numeric_limits<double>::infinity();
       long best_state = -1;
-      for (size_t i = 0; i < a.pairs_per_state.size(); ++i) {
-        for (const auto& p : a.pairs_per_state[i]) {
+      for (size_t i = 0; i < run.sink.pairs.size(); ++i) {
+        for (const auto& p : run.sink.pairs[i]) {
           if (static_cast<size_t>(
                   four_dof().collision_shapes()[static_cast<size_t>(p.shape)].link) == link &&
               static_cast<size_t>(p.obstacle) == o && p.distance < best) {
@@ -391,6 +430,7 @@ TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
       if (m.found()) {
         EXPECT_EQ(m.pair.distance, best);
         EXPECT_EQ(m.state, best_state);
+        EXPECT_EQ(m.line, path.states[static_cast<size_t>(best_state)].line);
       }
     }
   }
@@ -398,76 +438,189 @@ TEST(ClearanceAnalysis, FourDofExamplePathMatchesDirectDistances) {
 
 TEST(ClearanceAnalysis, CutoffLeavesOutFarPairsOnly) {
   const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
-  const Analysis all = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Recorded all = analyse_all(four_dof(), pyramids(), path.states, threads(1));
   const double cutoff = 0.5;
-  const Analysis near =
-      gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(2, cutoff));
+  const Recorded near = analyse_all(four_dof(), pyramids(), path.states, threads(2, cutoff));
   check_against_direct(four_dof(), pyramids(), path.states, near, cutoff);
-  EXPECT_LT(near.pairs, all.pairs);
-  EXPECT_GT(near.pairs, 0u);
-  EXPECT_EQ(near.overall.state, all.overall.state);
-  EXPECT_NEAR(near.overall.pair.distance, all.overall.pair.distance, 1e-12);
+  EXPECT_LT(near.analysis.pairs, all.analysis.pairs);
+  EXPECT_GT(near.analysis.pairs, 0u);
+  EXPECT_EQ(near.analysis.overall.state, all.analysis.overall.state);
+  EXPECT_NEAR(near.analysis.overall.pair.distance, all.analysis.overall.pair.distance, 1e-12);
 }
 
-void expect_same(const Analysis& a, const Analysis& b) {
+void expect_same_pair(const gjk::analysis::PairRecord& p, const gjk::analysis::PairRecord& q) {
+  EXPECT_EQ(p.shape, q.shape);
+  EXPECT_EQ(p.obstacle, q.obstacle);
+  // Bit for bit: the same block boundaries give the same warm starts whatever the thread count
+  // (the old per-thread chunks gave distances 1e-13 apart and other witness points where the
+  // closest features are not unique).
+  EXPECT_EQ(p.distance, q.distance);
+  EXPECT_EQ(p.point_on_link, q.point_on_link);
+  EXPECT_EQ(p.point_on_obstacle, q.point_on_obstacle);
+  EXPECT_EQ(p.normal, q.normal);
+  EXPECT_EQ(p.status, q.status);
+}
+
+void expect_same(const Recorded& x, const Recorded& y) {
+  const Analysis &a = x.analysis, &b = y.analysis;
   EXPECT_EQ(a.states, b.states);
   EXPECT_EQ(a.pairs, b.pairs);
   EXPECT_EQ(a.states_in_collision, b.states_in_collision);
   EXPECT_EQ(a.overall.state, b.overall.state);
-  EXPECT_EQ(a.overall.pair.shape, b.overall.pair.shape);
-  EXPECT_EQ(a.overall.pair.obstacle, b.overall.pair.obstacle);
+  expect_same_pair(a.overall.pair, b.overall.pair);
   ASSERT_EQ(a.per_link_obstacle.size(), b.per_link_obstacle.size());
   for (size_t k = 0; k < a.per_link_obstacle.size(); ++k) {
     EXPECT_EQ(a.per_link_obstacle[k].state, b.per_link_obstacle[k].state) << k;
-    EXPECT_NEAR(a.per_link_obstacle[k].pair.distance, b.per_link_obstacle[k].pair.distance, 1e-12);
+    expect_same_pair(a.per_link_obstacle[k].pair, b.per_link_obstacle[k].pair);
   }
-  ASSERT_EQ(a.pairs_per_state.size(), b.pairs_per_state.size());
-  for (size_t i = 0; i < a.pairs_per_state.size(); ++i) {
-    ASSERT_EQ(a.pairs_per_state[i].size(), b.pairs_per_state[i].size()) << i;
-    for (size_t k = 0; k < a.pairs_per_state[i].size(); ++k) {
-      const auto &p = a.pairs_per_state[i][k], &q = b.pairs_per_state[i][k];
-      ASSERT_EQ(p.shape, q.shape);
-      ASSERT_EQ(p.obstacle, q.obstacle);
-      // Warm starts differ at chunk boundaries: the same answer to rounding.
-      EXPECT_NEAR(p.distance, q.distance, 1e-12) << "state " << i << " pair " << k;
-      // Witness points are not unique where faces are parallel (a finger box over the table):
-      // a different warm start may pick other ones, as far apart.
-      EXPECT_NEAR((p.point_on_obstacle - p.point_on_link).norm(),
-                  (q.point_on_obstacle - q.point_on_link).norm(), 1e-9);
+  ASSERT_EQ(x.sink.pairs.size(), y.sink.pairs.size());
+  for (size_t i = 0; i < x.sink.pairs.size(); ++i) {
+    SCOPED_TRACE("state " + std::to_string(i));
+    expect_same_pair(x.sink.states[i].worst, y.sink.states[i].worst);
+    ASSERT_EQ(x.sink.pairs[i].size(), y.sink.pairs[i].size());
+    for (size_t k = 0; k < x.sink.pairs[i].size(); ++k) {
+      expect_same_pair(x.sink.pairs[i][k], y.sink.pairs[i][k]);
     }
   }
 }
 
 TEST(ClearanceAnalysis, ThreadCountDoesNotChangeResults) {
-  // 150 states sweeping the arm through the low pyramid and back out (some in collision).
+  // 150 states lowering the elbow into the low pyramid (some in collision), in blocks of 16 so
+  // that several threads get work.
   std::vector<Eigen::VectorXd> qs =
-      interpolate(deg({0, 90, -150, -30}), deg({-20, 40, 20, -90}), 150);
+      interpolate(deg({0, 90, -150, -30}), deg({0, 140, -150, -30}), 150);
   const Path path = read(csv_rows(qs), four_dof());
   ASSERT_EQ(path.states.size(), 150u);
-  const Analysis one = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
+  AnalysisOptions o = threads(1);
+  o.block_size = 16;
+  const Recorded one = analyse_all(four_dof(), pyramids(), path.states, o);
   check_against_direct(four_dof(), pyramids(), path.states, one);
+  EXPECT_EQ(one.analysis.blocks, 10u);
   for (int n : {2, 3, 7, 400}) {
     SCOPED_TRACE("threads " + std::to_string(n));
-    const Analysis many = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(n));
-    EXPECT_EQ(many.threads, std::min(n, 150));
+    o.threads = n;
+    const Recorded many = analyse_all(four_dof(), pyramids(), path.states, o);
+    EXPECT_GE(many.analysis.threads, 1);
+    EXPECT_LE(many.analysis.threads, std::min(n, 10));  // no more threads than blocks
     expect_same(one, many);
   }
+}
+
+TEST(ClearanceAnalysis, ShardsAtBlockBoundariesEqualTheWholeRun) {
+  // The seam of a distributed run: a path cut at a block boundary, analysed in two runs with
+  // first_index, gives the records of the whole run.
+  std::vector<Eigen::VectorXd> qs =
+      interpolate(deg({0, 90, -150, -30}), deg({0, 140, -150, -30}), 100);
+  const Path path = read(csv_rows(qs), four_dof());
+  AnalysisOptions o = threads(2);
+  o.block_size = 32;
+  const Recorded whole = analyse_all(four_dof(), pyramids(), path.states, o);
+  const std::vector<PathState> first(path.states.begin(), path.states.begin() + 64),
+      second(path.states.begin() + 64, path.states.end());
+  const Recorded a = analyse_all(four_dof(), pyramids(), first, o);
+  o.first_index = 64;
+  const Recorded b = analyse_all(four_dof(), pyramids(), second, o);
+  // The merged totals are the whole run's.
+  Analysis merged;
+  gjk::analysis::merge_shard(merged, a.analysis);
+  gjk::analysis::merge_shard(merged, b.analysis);
+  const Analysis& w = whole.analysis;
+  EXPECT_EQ(merged.states, w.states);
+  EXPECT_EQ(merged.pairs, w.pairs);
+  EXPECT_EQ(merged.blocks, w.blocks);
+  EXPECT_EQ(merged.states_in_collision, w.states_in_collision);
+  EXPECT_EQ(merged.first_collision.state, w.first_collision.state);
+  EXPECT_EQ(merged.overall.state, w.overall.state);
+  expect_same_pair(merged.overall.pair, w.overall.pair);
+  ASSERT_EQ(merged.per_link_obstacle.size(), w.per_link_obstacle.size());
+  for (size_t k = 0; k < w.per_link_obstacle.size(); ++k) {
+    EXPECT_EQ(merged.per_link_obstacle[k].state, w.per_link_obstacle[k].state);
+    expect_same_pair(merged.per_link_obstacle[k].pair, w.per_link_obstacle[k].pair);
+  }
+  ASSERT_EQ(a.sink.states.size() + b.sink.states.size(), whole.sink.states.size());
+  for (size_t i = 0; i < whole.sink.states.size(); ++i) {
+    SCOPED_TRACE("state " + std::to_string(i));
+    const Recorded& part = i < 64 ? a : b;
+    const size_t k = i < 64 ? i : i - 64;
+    EXPECT_EQ(part.sink.states[k].index, i);
+    expect_same_pair(part.sink.states[k].worst, whole.sink.states[i].worst);
+    ASSERT_EQ(part.sink.pairs[k].size(), whole.sink.pairs[i].size());
+    for (size_t p = 0; p < whole.sink.pairs[i].size(); ++p) {
+      expect_same_pair(part.sink.pairs[k][p], whole.sink.pairs[i][p]);
+    }
+  }
+}
+
+/// A source that counts how many states were taken from it, for the streaming test.
+class CountingSource : public gjk::analysis::StateSource {
+ public:
+  CountingSource(const std::vector<PathState>& cycle, size_t total)
+      : cycle_(cycle), total_(total) {}
+  bool next(PathState& state) override {
+    if (taken_ >= total_) return false;
+    state = cycle_[taken_ % cycle_.size()];
+    state.line = static_cast<long>(taken_ + 1);
+    ++taken_;
+    return true;
+  }
+  size_t taken() const { return taken_; }
+
+ private:
+  const std::vector<PathState>& cycle_;
+  size_t total_, taken_ = 0;
+};
+
+/// Checks, at every state it receives, that the analysis has not read far ahead of it.
+class LagCheckingSink : public gjk::analysis::AnalysisSink {
+ public:
+  explicit LagCheckingSink(const CountingSource& source) : source_(source) {}
+  bool wants_pairs() const override { return true; }
+  void on_state(const gjk::analysis::StateRecord& state) override {
+    EXPECT_EQ(state.index, states_);
+    ++states_;
+    max_lag_ = std::max(max_lag_, source_.taken() - states_);
+  }
+  void on_pair(const gjk::analysis::StateRecord&, const gjk::analysis::PairRecord&) override {
+    ++pairs_;
+  }
+  size_t states_ = 0, pairs_ = 0, max_lag_ = 0;
+
+ private:
+  const CountingSource& source_;
+};
+
+TEST(ClearanceAnalysis, ResultsStreamWithBoundedLookAhead) {
+  // 20,000 states through 2 threads in blocks of 64: the sink sees every state in order while
+  // at most a few blocks are in flight (memory does not grow with the path).
+  const std::vector<Eigen::VectorXd> qs =
+      interpolate(deg({0, 90, -150, -30}), deg({-20, 40, 20, -90}), 50);
+  const Path path = read(csv_rows(qs), four_dof());
+  CountingSource source(path.states, 20000);
+  LagCheckingSink sink(source);
+  AnalysisOptions o = threads(2);
+  o.block_size = 64;
+  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), source, o, &sink);
+  EXPECT_EQ(a.states, 20000u);
+  EXPECT_EQ(sink.states_, 20000u);
+  EXPECT_EQ(sink.pairs_, 20000u * 16u);
+  EXPECT_LE(sink.max_lag_, 4u * 64u);  // 2 blocks per thread in flight at most
 }
 
 TEST(ClearanceAnalysis, ProgressReachesTheTotal) {
   const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
   AnalysisOptions o = threads(2);
-  size_t last_done = 0, last_total = 0, calls = 0;
-  o.progress = [&](size_t done, size_t total) {
-    EXPECT_GE(done, last_done);
-    last_done = done;
-    last_total = total;
+  size_t last_done = 0, calls = 0;
+  double last_fraction = 0.0;
+  o.progress = [&](const gjk::analysis::Progress& p) {
+    EXPECT_GE(p.states_done, last_done);
+    last_done = p.states_done;
+    last_fraction = p.fraction;
     ++calls;
   };
   gjk::analysis::analyse(four_dof(), pyramids(), path.states, o);
   EXPECT_GE(calls, 1u);
   EXPECT_EQ(last_done, 21u);
-  EXPECT_EQ(last_total, 21u);
+  EXPECT_EQ(last_fraction, 1.0);
 }
 
 TEST(ClearanceAnalysis, EmptyPathGivesNoMinimum) {
@@ -475,6 +628,44 @@ TEST(ClearanceAnalysis, EmptyPathGivesNoMinimum) {
   EXPECT_EQ(a.states, 0u);
   EXPECT_FALSE(a.overall.found());
   EXPECT_EQ(a.pairs, 0u);
+}
+
+TEST(ClearanceAnalysis, MarginAndCollisionsAreCounted) {
+  // The elbow sinks into pyramid_low (47 of the 150 states collide, 56 come closer than 5 cm).
+  std::vector<Eigen::VectorXd> qs =
+      interpolate(deg({0, 90, -150, -30}), deg({0, 140, -150, -30}), 150);
+  const Path path = read(csv_rows(qs), four_dof());
+  AnalysisOptions o = threads(2);
+  o.block_size = 32;
+  o.margin = 0.05;
+  const Recorded run = analyse_all(four_dof(), pyramids(), path.states, o);
+  size_t below = 0, colliding = 0;
+  long first_below = -1, first_colliding = -1;
+  for (const auto& s : run.sink.states) {
+    if (s.worst.distance < 0.05 && below++ == 0) first_below = static_cast<long>(s.index);
+    if (s.worst.distance < 0.0 && colliding++ == 0) first_colliding = static_cast<long>(s.index);
+  }
+  EXPECT_GT(colliding, 0u);
+  EXPECT_GT(below, colliding);
+  EXPECT_EQ(run.analysis.states_below_margin, below);
+  EXPECT_EQ(run.analysis.states_in_collision, colliding);
+  EXPECT_EQ(run.analysis.first_below_margin.state, first_below);
+  EXPECT_EQ(run.analysis.first_collision.state, first_colliding);
+  o.cutoff = 0.01;  // a margin beyond the cutoff could not be checked
+  EXPECT_THROW(gjk::analysis::analyse(four_dof(), pyramids(), path.states, o),
+               std::invalid_argument);
+}
+
+TEST(ClearanceAnalysis, ShapesAreNamedPerLink) {
+  // The 4-DOF arm's links hold several shapes each: LINK#K counts within the link.
+  const RobotModel& m = four_dof();
+  std::map<int, int> seen;
+  for (int s = 0; s < static_cast<int>(m.collision_shapes().size()); ++s) {
+    const int link = m.collision_shapes()[static_cast<size_t>(s)].link;
+    EXPECT_EQ(gjk::analysis::shape_label(m, s),
+              m.links()[static_cast<size_t>(link)].name + "#" + std::to_string(seen[link]++));
+  }
+  EXPECT_EQ(gjk::analysis::shape_label(m, 0), "link1#0");
 }
 
 TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
@@ -501,16 +692,71 @@ TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
   ASSERT_TRUE(path.errors.empty()) << path.error_text(0);
   ASSERT_EQ(path.states.size(), 40u);
   EXPECT_EQ(path.states[39].q, qs[39]);
-  const Analysis one = gjk::analysis::analyse(panda(), panda_boxes(), path.states, threads(1));
-  EXPECT_EQ(one.pairs, 40u * panda().collision_shapes().size() * 4u);
+  AnalysisOptions o = threads(1);
+  o.block_size = 8;
+  const Recorded one = analyse_all(panda(), panda_boxes(), path.states, o);
+  EXPECT_EQ(one.analysis.pairs, 40u * panda().collision_shapes().size() * 4u);
   check_against_direct(panda(), panda_boxes(), path.states, one);
-  ASSERT_TRUE(one.overall.found());
-  // The table sits 1 cm below link0 for the whole path: nothing can come closer than that... but
-  // the hand reaching the shelf does, so the minimum is on the shelf or the side block.
+  ASSERT_TRUE(one.analysis.overall.found());
   const std::string& nearest =
-      panda_boxes().obstacles[static_cast<size_t>(one.overall.pair.obstacle)].name;
+      panda_boxes().obstacles[static_cast<size_t>(one.analysis.overall.pair.obstacle)].name;
   EXPECT_TRUE(nearest == "shelf" || nearest == "side_block" || nearest == "table") << nearest;
-  expect_same(one, gjk::analysis::analyse(panda(), panda_boxes(), path.states, threads(2)));
+  o.threads = 2;
+  expect_same(one, analyse_all(panda(), panda_boxes(), path.states, o));
+  o.threads = 3;
+  expect_same(one, analyse_all(panda(), panda_boxes(), path.states, o));
+}
+
+TEST(ClearancePath, FixedJointsSupplyMissingColumns) {
+  // A 7-column arm path (as gjk-plan writes) with the fingers held by a fixed joint.
+  std::string text =
+      "panda_joint1,panda_joint2,panda_joint3,panda_joint4,panda_joint5,"
+      "panda_joint6,panda_joint7\n0,-0.785,0,-2.356,0,1.571,0.785\n";
+  gjk::analysis::PathOptions o;
+  o.fixed = {{"panda_finger_joint1", 0.02}};
+  EXPECT_THROW(read(text, panda(), "p.csv"), PathError);  // without it: the finger is missing
+  const Path fixed = [&] {
+    std::istringstream in(text);
+    return gjk::analysis::read_path(in, "p.csv", panda(), o);
+  }();
+  ASSERT_EQ(fixed.states.size(), 1u);
+  EXPECT_EQ(fixed.states[0].q[7], 0.02);
+  EXPECT_EQ(fixed.states[0].q[3], -2.356);
+  // Headerless: the remaining joints in model order.
+  std::istringstream in("0,-0.785,0,-2.356,0,1.571,0.785\n");
+  const Path headerless = gjk::analysis::read_path(in, "p.csv", panda(), o);
+  ASSERT_EQ(headerless.states.size(), 1u);
+  EXPECT_EQ(headerless.states[0].q[7], 0.02);
+  // A fixed joint that has a column, an unknown one, one outside its limits.
+  o.fixed = {{"panda_joint1", 0.0}};
+  EXPECT_THROW(
+      {
+        std::istringstream again(text);
+        gjk::analysis::read_path(again, "p.csv", panda(), o);
+      },
+      PathError);
+  EXPECT_THROW(gjk::analysis::check_fixed_joints(panda(), {{"finger", 0.0}}), PathError);
+  EXPECT_THROW(gjk::analysis::check_fixed_joints(panda(), {{"panda_finger_joint1", 0.5}}),
+               PathError);
+  EXPECT_EQ(gjk::analysis::parse_fixed_joint("panda_finger_joint1=0.04").value, 0.04);
+  EXPECT_THROW(gjk::analysis::parse_fixed_joint("panda_finger_joint1"), PathError);
+  EXPECT_THROW(gjk::analysis::parse_fixed_joint("a=nan"), PathError);
+}
+
+TEST(ClearancePath, LongFieldsAreShortenedInMessages) {
+  const std::string huge(1000000, 'x');
+  const Path path = read("0.1," + huge + ",0.3,0.4\n", four_dof());
+  ASSERT_EQ(path.errors.size(), 1u);
+  EXPECT_LT(path.errors[0].message.size(), 200u);
+  EXPECT_NE(path.errors[0].message.find("... (1000000 bytes)"), std::string::npos);
+  EXPECT_EQ(gjk::analysis::shorten("short"), "short");
+  // A cut never splits a UTF-8 character.
+  const std::string e_acute = "\xC3\xA9";
+  std::string text;
+  for (int i = 0; i < 60; ++i) text += e_acute;
+  const std::string cut = gjk::analysis::shorten(text, 81);
+  EXPECT_EQ(cut.substr(0, 80), text.substr(0, 80));
+  EXPECT_EQ(cut.substr(80, 4), "... ");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -576,11 +822,12 @@ TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
   EXPECT_EQ(s.at("pairs"), 21 * 16);
   EXPECT_EQ(s.at("threads"), 2);
   EXPECT_GT(s.at("states_per_second").get<double>(), 0.0);
-  EXPECT_EQ(s.at("chunk_seconds").size(), 2u);
+  EXPECT_EQ(s.at("thread_seconds").size(), 2u);
 
   // The same analysis in-process: the summary's minimum and the CSV rows agree with it.
   const Path path = gjk::analysis::read_path_file(kExamplePath, four_dof());
-  const Analysis a = gjk::analysis::analyse(four_dof(), pyramids(), path.states, threads(1));
+  const Recorded run = analyse_all(four_dof(), pyramids(), path.states, threads(1));
+  const Analysis& a = run.analysis;
   const json& m = s.at("minimum");
   EXPECT_NEAR(m.at("distance").get<double>(), a.overall.pair.distance, 1e-12);
   EXPECT_EQ(m.at("state"), a.overall.state);
@@ -594,9 +841,9 @@ TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
   ASSERT_EQ(rows.size(), 1u + 21u * 16u);
   EXPECT_EQ(rows[0],
             "state,line,t,link,shape,obstacle,distance,link_x,link_y,link_z,obstacle_x,obstacle_y,"
-            "obstacle_z,status");
+            "obstacle_z,normal_x,normal_y,normal_z,status");
   // Row 1: state 0 (line 4, t = 0), first shape (joint housing of link1) vs pyramid_low.
-  EXPECT_EQ(rows[1].rfind("0,4,0,link1,0:mesh ", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[1].rfind("0,4,0,link1,link1#0,pyramid_low,", 0), 0u) << rows[1];
   EXPECT_NE(rows[1].find(",pyramid_low,"), std::string::npos) << rows[1];
   EXPECT_EQ(rows[1].substr(rows[1].size() - 10), ",converged");
   // Every CSV distance is the in-process one, printed round-trippably.
@@ -605,9 +852,9 @@ TEST(ClearanceTool, ExamplePathCsvAndJsonSummary) {
     std::istringstream fields(rows[k]);
     std::string x;
     while (std::getline(fields, x, ',')) f.push_back(x);
-    ASSERT_EQ(f.size(), 14u) << rows[k];
+    ASSERT_EQ(f.size(), 17u) << rows[k];
     const size_t state = std::stoul(f[0]), pair = (k - 1) % 16;
-    EXPECT_NEAR(std::stod(f[6]), a.pairs_per_state[state][pair].distance, 1e-12) << rows[k];
+    EXPECT_EQ(f[6], gjk::analysis::format_number(run.sink.pairs[state][pair].distance)) << rows[k];
   }
 }
 
@@ -619,13 +866,13 @@ TEST(ClearanceTool, TextSummaryWithoutOut) {
   EXPECT_EQ(r.err, "");  // stderr is a file: no progress bar by default
   for (const char* text :
        {"21 states analysed, 0 bad rows skipped", "minimum clearance: ", "point on link:",
-        "point on obstacle:", "states in collision (distance < 0): ",
-        "minimum per (link, obstacle):", "link4 / pyramid_low: ", "states/s (1 thread)"}) {
+        "point on obstacle:", "colliding states (distance < 0): ", "minimum per (link, obstacle):",
+        "link4 / pyramid_low: ", "states/s (1 thread)"}) {
     EXPECT_NE(r.out.find(text), std::string::npos) << text << " not in\n" << r.out;
   }
 }
 
-TEST(ClearanceTool, BadRowsExitOneAndTheRestIsAnalysed) {
+TEST(ClearanceTool, BadRowsExitThreeAndTheRestIsAnalysed) {
   TempDir tmp;
   const std::string path = tmp.write("bad.csv",
                                      "0.1,0.2,0.3,0.4\n"
@@ -636,7 +883,7 @@ TEST(ClearanceTool, BadRowsExitOneAndTheRestIsAnalysed) {
                                      "0.2,0.2,0.3,0.4\n");
   const RunResult r = run_tool(
       tmp, {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", path, "--json", "--progress"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);  // an input error, after the rest was analysed
   const std::vector<std::string> err = lines_of(r.err);
   ASSERT_GE(err.size(), 4u) << r.err;
   EXPECT_EQ(err[0], path + ":2: column 2 (joint2): expected a number, got 'abc'");
@@ -645,19 +892,21 @@ TEST(ClearanceTool, BadRowsExitOneAndTheRestIsAnalysed) {
   EXPECT_EQ(err[3], path +
                         ":5: column 4 (joint4): -3.5 is outside the joint limits "
                         "[-3.141592653589793, 3.141592653589793]");
-  EXPECT_NE(r.err.find("2/2 states"), std::string::npos) << r.err;  // --progress forced on
+  EXPECT_NE(r.err.find("100% 2 states"), std::string::npos) << r.err;  // --progress forced on
+  EXPECT_NE(r.err.find("4 bad rows in " + path + " left out"), std::string::npos) << r.err;
   const json s = json::parse(r.out);
   EXPECT_EQ(s.at("states"), 2);
   EXPECT_EQ(s.at("bad_rows"), 4);
   EXPECT_EQ(s.at("minimum").is_object(), true);
 }
 
-TEST(ClearanceTool, FileErrorsExitTwoNamingTheFile) {
+TEST(ClearanceTool, FileErrorsExitThreeOrFourNamingTheFile) {
   TempDir tmp;
   const std::string missing = tmp.path("missing");
   struct Case {
     std::vector<std::string> args;
     std::string expected;
+    int exit_code = 3;  // input error
   };
   const std::vector<Case> cases = {
       {{"--urdf", missing + ".urdf", "--scene", kPyramids, "--path", kExamplePath},
@@ -668,14 +917,15 @@ TEST(ClearanceTool, FileErrorsExitTwoNamingTheFile) {
        "cannot open path file '" + missing + ".csv': No such file or directory"},
       {{"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--out",
         missing + "/dir/out.csv"},
-       "cannot open output file '" + missing + "/dir/out.csv'"},
+       "cannot write output file '" + missing + "/dir/out.csv': No such file or directory",
+       4},
       {{"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path",
         tmp.write("h.csv", "joint1,joint2,joint3,wrist\n0,0,0,0\n")},
        "h.csv:1: column 4: unknown joint name 'wrist'"},
   };
   for (const Case& c : cases) {
     const RunResult r = run_tool(tmp, c.args);
-    EXPECT_EQ(r.exit_code, 2) << c.expected;
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.expected;
     EXPECT_EQ(r.out, "");
     EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.expected << " not in " << r.err;
     EXPECT_EQ(r.err.rfind("gjk-clearance: ", 0), 0u) << r.err;
@@ -719,7 +969,7 @@ TEST(ClearanceTool, PackageDirResolvesPackageUris) {
   const std::vector<std::string> args = {"--urdf", moved,        "--scene", kPyramids,
                                          "--path", kExamplePath, "--json"};
   const RunResult without = run_tool(tmp, args);
-  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_EQ(without.exit_code, 3);
   EXPECT_NE(without.err.find("four_dof/meshes"), std::string::npos) << without.err;
   std::vector<std::string> with = args;
   with.insert(with.end(),
@@ -746,8 +996,8 @@ TEST(ClearanceTool, PandaWithCutoff) {
   EXPECT_EQ(rows.size(), 1u + s.at("pairs").get<size_t>());
   EXPECT_EQ(rows[0].rfind("state,line,link,", 0), 0u);  // no time column
   const Path p = read(csv_rows(qs), panda());
-  const Analysis a = gjk::analysis::analyse(panda(), panda_boxes(), p.states, threads(1, 0.05));
-  EXPECT_EQ(s.at("pairs"), a.pairs);
+  const Recorded a = analyse_all(panda(), panda_boxes(), p.states, threads(1, 0.05));
+  EXPECT_EQ(s.at("pairs"), a.analysis.pairs);
   check_against_direct(panda(), panda_boxes(), p.states, a, 0.05);
 }
 

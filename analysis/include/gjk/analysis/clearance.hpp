@@ -1,6 +1,13 @@
-// gjk-clearance's work as plain functions (so tests can call them without the executable):
-// reading a joint path (CSV or OMPL matrix), the multi-threaded robot-scene distance analysis,
-// its summary and the per-pair CSV.
+// gjk::analysis: clearance of a robot along joint paths among scene obstacles, as a library
+// (gjk-clearance is a thin command-line tool over it).
+//
+// The analysis streams: states are read from a StateSource in fixed-size blocks, the blocks are
+// computed by worker threads, and the results reach an AnalysisSink block by block in path order,
+// so memory does not grow with the path length. Every block starts with fresh warm starts, so the
+// result of a state depends only on its block, never on the thread count or on which thread
+// computed it: outputs are byte-identical for any number of threads. The same property lets a
+// long path be split into shards at block boundaries (AnalysisOptions::first_index) and analysed
+// on several machines with results identical to one run.
 #pragma once
 
 #include <gjk/robots/distances.hpp>
@@ -12,14 +19,18 @@
 #include <functional>
 #include <iosfwd>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace gjk::analysis {
 
-/// A path file that cannot be used at all (cannot be opened, unusable header). what() names the
-/// file and, for header problems, the line and column, e.g.
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/// A path file that cannot be used at all (cannot be opened, unusable header, bad --fixed
+/// joint). what() names the file and, for header problems, the line and column, e.g.
 /// "path.csv:1: column 3: unknown joint name 'elbow' (joints: joint1, joint2, joint3, joint4)".
 class PathError : public std::runtime_error {
  public:
@@ -40,6 +51,90 @@ struct RowError {
   std::string message;
 };
 
+/// A joint held at one value for the whole path (a joint the path has no column for, e.g. the
+/// Panda's fingers in a 7-column arm path).
+struct FixedJoint {
+  std::string name;
+  double value = 0.0;
+};
+
+struct PathOptions {
+  /// Joints not read from the file. A header must not name them; a headerless file has one
+  /// column per remaining joint, in model order.
+  std::vector<FixedJoint> fixed;
+  /// Receives each bad row as it is found. When empty, bad rows are kept in
+  /// PathReader::errors() (and Path::errors).
+  std::function<void(const RowError&)> on_error;
+};
+
+/// What the outputs say about a path besides its states.
+struct PathInfo {
+  std::string name;  ///< the file name used in messages
+  size_t bad_rows = 0;
+  bool has_header = false;
+  bool has_time = false;  ///< a `t` or `time` column was given
+  std::string time_column;
+};
+
+/// Where the analysis gets its states from, one at a time.
+class StateSource {
+ public:
+  virtual ~StateSource() = default;
+  /// The next state; false at the end.
+  virtual bool next(PathState& state) = 0;
+  /// Fraction of the input consumed so far (0..1), or a negative value when unknown.
+  virtual double fraction_done() const { return -1.0; }
+};
+
+/// The states of a vector, in order (the vector must outlive the source).
+class VectorSource : public StateSource {
+ public:
+  explicit VectorSource(const std::vector<PathState>& states) : states_(states) {}
+  bool next(PathState& state) override;
+  double fraction_done() const override;
+
+ private:
+  const std::vector<PathState>& states_;
+  size_t next_ = 0;
+};
+
+/// Reads a path one state at a time: CSV (comma or whitespace separated) with an optional header
+/// row of joint names (mapped by name onto model.position_names(), in any order; an extra `t` /
+/// `time` column is carried along), or an OMPL PathGeometric::printAsMatrix file (one state per
+/// line, no header). Without a header the columns are the model's joints in
+/// model.position_names() order (the URDF document order of the movable joints) less the fixed
+/// ones. Blank lines and lines starting with '#' are skipped. Bad rows (wrong number of values,
+/// non-numbers, NaN/Inf, outside the joint limits) are reported (PathOptions::on_error or
+/// errors()) and left out. The constructor reads up to the first data row and throws PathError
+/// for a bad header or bad fixed joints.
+class PathReader : public StateSource {
+ public:
+  PathReader(std::istream& in, std::string name, const gjk::robots::RobotModel& model,
+             PathOptions options = {});
+  /// Opens a file; throws PathError naming it when it cannot be read.
+  static std::unique_ptr<PathReader> open(const std::string& file,
+                                          const gjk::robots::RobotModel& model,
+                                          PathOptions options = {});
+  ~PathReader() override;
+  PathReader(const PathReader&) = delete;
+  PathReader& operator=(const PathReader&) = delete;
+
+  /// Next good state; false at the end. Throws PathError on a read error.
+  bool next(PathState& state) override;
+  double fraction_done() const override;
+
+  const PathInfo& info() const { return info_; }
+  /// Bad rows so far, when PathOptions::on_error is empty.
+  const std::vector<RowError>& errors() const { return errors_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  PathInfo info_;
+  std::vector<RowError> errors_;
+};
+
+/// A whole path in memory (for short paths and tests; long paths go through PathReader).
 struct Path {
   std::string name;  ///< the file name used in messages
   std::vector<PathState> states;
@@ -50,90 +145,261 @@ struct Path {
 
   /// "NAME:LINE: MESSAGE" for error `i`, the form printed on stderr.
   std::string error_text(size_t i) const;
+  PathInfo info() const;
 };
 
-/// Reads a path: CSV (comma or whitespace separated) with an optional header row of joint names
-/// (mapped by name onto model.position_names(); an extra `t` / `time` column is carried along),
-/// or an OMPL PathGeometric::printAsMatrix file (one state per line, no header). Blank lines and
-/// lines starting with '#' are skipped. Bad rows (wrong number of values, non-numbers, NaN/Inf,
-/// outside the joint limits) go to Path::errors and are left out. Throws PathError for a bad
-/// header.
-Path read_path(std::istream& in, const std::string& name, const gjk::robots::RobotModel& model);
+/// Reads all of a path (PathReader's format and rules). Throws PathError for a bad header.
+Path read_path(std::istream& in, const std::string& name, const gjk::robots::RobotModel& model,
+               const PathOptions& options = {});
 /// The same from a file; throws PathError naming the file when it cannot be read.
-Path read_path_file(const std::string& path, const gjk::robots::RobotModel& model);
+Path read_path_file(const std::string& path, const gjk::robots::RobotModel& model,
+                    const PathOptions& options = {});
 
-/// One (collision shape, obstacle) pair at one state: what the per-pair CSV holds.
+/// Parses "NAME=VALUE" (the --fixed option); throws PathError with a readable message.
+FixedJoint parse_fixed_joint(const std::string& text);
+
+/// Checks fixed joints against the model (known names, each once, finite, within the limits);
+/// throws PathError naming the joint.
+void check_fixed_joints(const gjk::robots::RobotModel& model, const std::vector<FixedJoint>& fixed);
+
+/// At most `max_bytes` of `text` for an error message; longer text is cut (at a UTF-8 character
+/// boundary) and gets "... (N bytes)", so a 100 MB field is never echoed whole.
+std::string shorten(const std::string& text, size_t max_bytes = 80);
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+/// One (collision shape, obstacle) pair at one state.
 struct PairRecord {
-  int shape = -1;     ///< index into model.collision_shapes()
+  int shape = -1;     ///< index into model.collision_shapes(); -1: no pair
   int obstacle = -1;  ///< index into scene.obstacles
-  double distance = 0.0;
-  gjk::Vec3 point_on_link = gjk::Vec3::Zero();
-  gjk::Vec3 point_on_obstacle = gjk::Vec3::Zero();
+  double distance = std::numeric_limits<double>::infinity();  ///< signed: < 0 is penetration
+  gjk::Vec3 point_on_link = gjk::Vec3::Zero();                ///< world frame
+  gjk::Vec3 point_on_obstacle = gjk::Vec3::Zero();            ///< world frame
+  gjk::Vec3 normal = gjk::Vec3::Zero();  ///< unit, from the link towards the obstacle
   gjk::Status status = gjk::Status::Converged;
+};
+
+/// One analysed state: its clearance is the distance of its worst (closest) pair.
+struct StateRecord {
+  size_t index = 0;  ///< 0-based state index (AnalysisOptions::first_index + position in run)
+  long line = 0;     ///< line in the path file
+  double time = 0.0;
+  size_t pairs = 0;  ///< pairs with an exact distance (within the cutoff)
+  /// The closest pair (the first in (shape, obstacle) order on a tie); shape < 0 when no pair is
+  /// within the cutoff.
+  PairRecord worst;
+  bool has_worst() const { return worst.shape >= 0; }
 };
 
 /// The smallest distance seen and where (state < 0: none seen).
 struct Minimum {
-  long state = -1;  ///< index into Path::states
+  long state = -1;  ///< state index
+  long line = 0;
+  double time = 0.0;
   PairRecord pair;
   bool found() const { return state >= 0; }
 };
 
+/// A state that failed a check (state < 0: none did).
+struct StateRef {
+  long state = -1;
+  long line = 0;
+  double time = 0.0;
+  double distance = 0.0;
+  bool found() const { return state >= 0; }
+};
+
+/// The results of a block of consecutive states.
+struct ResultBlock {
+  const StateRecord* states = nullptr;
+  size_t count = 0;
+  /// All pairs of the block (when the sink wants_pairs()), state after state; those of state k
+  /// are [pair_begin[k], pair_begin[k + 1]).
+  const PairRecord* pairs = nullptr;
+  const size_t* pair_begin = nullptr;
+};
+
+/// Receives the results as they are computed, block by block in path order, on the thread that
+/// called analyse() (never concurrently). The default on_block() calls on_state() for each state
+/// and then, when wants_pairs(), on_pair() for each of its pairs in (shape, obstacle) order. An
+/// exception thrown by a sink stops the analysis and propagates from analyse().
+class AnalysisSink {
+ public:
+  virtual ~AnalysisSink() = default;
+  /// Whether pairs are wanted; when false the workers keep only each state's worst pair.
+  virtual bool wants_pairs() const { return false; }
+  /// Optional work done on the worker threads, concurrently for different blocks (so it may only
+  /// read the sink's fixed state), before the block reaches on_block(): e.g. formatting text.
+  /// `prepared` is the block's own scratch space, passed on to on_block().
+  virtual void prepare(const ResultBlock& block, std::vector<std::string>& prepared) const {
+    (void)block;
+    (void)prepared;
+  }
+  virtual void on_block(const ResultBlock& block, const std::vector<std::string>& prepared);
+  virtual void on_state(const StateRecord& state) { (void)state; }
+  virtual void on_pair(const StateRecord& state, const PairRecord& pair) {
+    (void)state;
+    (void)pair;
+  }
+};
+
+/// Keeps everything in memory (for short paths and tests).
+class CollectingSink : public AnalysisSink {
+ public:
+  bool wants_pairs() const override { return true; }
+  void on_state(const StateRecord& state) override;
+  void on_pair(const StateRecord& state, const PairRecord& pair) override;
+  std::vector<StateRecord> states;
+  std::vector<std::vector<PairRecord>> pairs;  ///< per state
+};
+
+/// Progress of a run.
+struct Progress {
+  size_t states_done = 0;
+  double fraction = -1.0;  ///< of the input consumed (StateSource::fraction_done), < 0: unknown
+};
+
 struct AnalysisOptions {
-  int threads = 1;  ///< contiguous chunks of states, one per thread
+  /// Worker threads computing blocks (the calling thread reads states and feeds the sink).
+  /// Capped at 4 x std::thread::hardware_concurrency() and at the number of blocks when the
+  /// source's size is known; when threads cannot be created the run goes on with those that
+  /// were (or on the calling thread alone).
+  int threads = 1;
+  /// States per block: each block starts with fresh warm starts (a fixed boundary, whatever the
+  /// thread count). 256 states keep the warm-start benefit (>99% of states are warm).
+  size_t block_size = 256;
+  /// Index of the first state of this run, for shards of a longer path. A shard that starts at
+  /// a multiple of block_size gives the same records as the unsharded run.
+  size_t first_index = 0;
   double cutoff = std::numeric_limits<double>::infinity();
-  bool keep_pairs = true;  ///< store every pair (needed for the CSV); off saves memory
-  /// Called on the calling thread about every 100 ms with (states done, total); may be empty.
-  std::function<void(size_t, size_t)> progress;
+  /// States whose clearance is below this are counted (Analysis::states_below_margin);
+  /// -infinity: no margin. Must not exceed the cutoff (farther pairs are not measured).
+  double margin = -std::numeric_limits<double>::infinity();
+  /// Called on the calling thread about every 100 ms, and once at the end; may be empty.
+  std::function<void(const Progress&)> progress;
 };
 
 struct Analysis {
   size_t states = 0;
   size_t pairs = 0;                ///< pairs with an exact distance (within the cutoff)
   size_t states_in_collision = 0;  ///< states with a pair at distance < 0
+  StateRef first_collision;
+  double margin = -std::numeric_limits<double>::infinity();  ///< AnalysisOptions::margin
+  size_t states_below_margin = 0;  ///< states with clearance < margin (collisions included)
+  StateRef first_below_margin;
   Minimum overall;
   /// Per (link, obstacle): index link * num_obstacles + obstacle.
   std::vector<Minimum> per_link_obstacle;
   size_t num_obstacles = 0;
-  /// Per state, its pairs (shape-major, then obstacle), when keep_pairs.
-  std::vector<std::vector<PairRecord>> pairs_per_state;
-  int threads = 1;  ///< threads actually used
+  int threads = 1;  ///< worker threads actually used
+  size_t blocks = 0;
   double seconds = 0.0;
-  /// Wall time of each thread's chunk: shows an uneven split (overlapping states cost more,
-  /// EPA after GJK).
-  std::vector<double> chunk_seconds;
-  /// CPU time of each chunk's thread (CLOCK_THREAD_CPUTIME_ID): its cost without the waiting on
-  /// a shared, busy machine.
-  std::vector<double> chunk_cpu_seconds;
+  /// Per worker thread: wall time spent computing blocks, and its CPU time
+  /// (CLOCK_THREAD_CPUTIME_ID: the cost without the waiting on a shared, busy machine).
+  std::vector<double> thread_seconds, thread_cpu_seconds;
 };
 
-/// Distances of every (link collision shape, obstacle) pair at every state. Each thread owns a
-/// Workspace and a DistanceCache (warm start along its chunk); model and scene are only read.
-/// Ties for a minimum go to the earliest state, so the result does not depend on `threads`.
+/// Distances of every (link collision shape, obstacle) pair at every state of `source`, streamed
+/// to `sink` (may be null: only the totals). Model and scene are only read. Ties for a minimum
+/// go to the earliest state. Deterministic: the same results for any `threads`.
 Analysis analyse(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene,
-                 const std::vector<PathState>& states, const AnalysisOptions& options);
+                 StateSource& source, const AnalysisOptions& options, AnalysisSink* sink = nullptr);
 
-/// The name of collision shape `shape` in outputs: "INDEX:DESCRIPTION", e.g.
-/// "3:mesh meshes/link2.stl" (the index makes the several boxes of one link distinct).
+/// The same over a vector of states.
+Analysis analyse(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene,
+                 const std::vector<PathState>& states, const AnalysisOptions& options,
+                 AnalysisSink* sink = nullptr);
+
+/// Adds the totals of `shard`, the run that follows `total`'s states on the path (shards merged
+/// in path order), to `total`: counts, the first failing states, the minima (ties keep the
+/// earlier state, as in one run), the per-thread times. Shards cut at block boundaries merge to
+/// the totals of the unsharded run (except the times). Both must come from the same model, scene
+/// and options.
+void merge_shard(Analysis& total, const Analysis& shard);
+
+// ---------------------------------------------------------------------------------------------
+// Outputs
+
+/// The name of collision shape `shape` in outputs: "LINK#K", K its 0-based index among the
+/// collision shapes of its link (so the several boxes of one link are distinct, and the name
+/// does not change when another link gains a shape), e.g. "panda_hand#0".
 std::string shape_label(const gjk::robots::RobotModel& model, int shape);
 
-/// Writes the per-pair CSV: header, then one row per pair of every state.
-void write_pairs_csv(std::ostream& out, const gjk::robots::RobotModel& model,
-                     const gjk::robots::Scene& scene, const Path& path, const Analysis& analysis);
+/// Streams the CSV outputs (either stream may be null):
+///   pairs:  state,line[,t],link,shape,obstacle,distance,link_x,link_y,link_z,
+///           obstacle_x,obstacle_y,obstacle_z,normal_x,normal_y,normal_z,status
+///   states: state,line[,t],pairs,distance,link,shape,obstacle,link_x,link_y,link_z,
+///           obstacle_x,obstacle_y,obstacle_z,normal_x,normal_y,normal_z,status
+/// (a state with no pair within the cutoff has empty fields from `distance` on). Numbers are
+/// the shortest text that reads back as the same double. The header is written at construction.
+class CsvWriter : public AnalysisSink {
+ public:
+  CsvWriter(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene, bool time_column,
+            std::ostream* pairs, std::ostream* states);
+  bool wants_pairs() const override { return pairs_ != nullptr; }
+  /// Formats the block's rows (on the worker threads).
+  void prepare(const ResultBlock& block, std::vector<std::string>& prepared) const override;
+  /// Writes the formatted rows.
+  void on_block(const ResultBlock& block, const std::vector<std::string>& prepared) override;
 
-/// The input file names the summary mentions (the path's name and bad rows come from Path).
+ private:
+  std::ostream *pairs_, *states_;
+  bool time_column_;
+  std::vector<std::string> shape_prefix_;  ///< "link,shape," per shape, quoted as needed
+  std::vector<std::string> obstacle_;      ///< "obstacle," per obstacle
+};
+
+/// An output file written atomically: the text goes to a temporary file in the same folder
+/// (".NAME.tmp.XXXXXX"), and commit() renames it over NAME. Until then NAME is untouched; the
+/// destructor removes the temporary file of an uncommitted run, so a failed run leaves nothing.
+class AtomicFile {
+ public:
+  /// Creates the temporary file; throws OutputError naming NAME and the reason.
+  explicit AtomicFile(std::string path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  std::ostream& stream();
+  const std::string& path() const { return path_; }
+  const std::string& temp_path() const { return temp_; }
+  /// Flushes, closes and renames; throws OutputError on any write error.
+  void commit();
+  /// Removes the temporary file (also done by the destructor).
+  void discard() noexcept;
+
+ private:
+  std::string path_, temp_;
+  std::unique_ptr<std::ofstream> out_;
+  std::unique_ptr<char[]> buffer_;
+  bool done_ = false;
+};
+
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What the summary mentions besides the analysis.
 struct SummaryInputs {
   std::string urdf, scene;
+  /// Decimals of distances and coordinates in the text summary: 3 = millimetres for metres.
+  int precision = 3;
 };
 
 /// The summary as text (several lines, for a terminal).
 std::string summary_text(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene,
-                         const Path& path, const Analysis& analysis, const SummaryInputs& inputs);
+                         const PathInfo& path, const Analysis& analysis,
+                         const SummaryInputs& inputs);
 
-/// The same as one JSON object (keys in a fixed order).
+/// The same as one JSON object (keys in a fixed order; numbers round-trip). Dump it with
+/// dump_json: names that are not UTF-8 are replaced (U+FFFD) instead of failing.
 nlohmann::ordered_json summary_json(const gjk::robots::RobotModel& model,
-                                    const gjk::robots::Scene& scene, const Path& path,
+                                    const gjk::robots::Scene& scene, const PathInfo& path,
                                     const Analysis& analysis, const SummaryInputs& inputs);
+
+/// `j.dump(indent)` with invalid UTF-8 replaced by U+FFFD (never throws for bad text).
+std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
 
 /// Shortest text that reads back as the same double (std::to_chars).
 std::string format_number(double value);
