@@ -3,7 +3,10 @@
 // (eq. 6, k = -1, d0 = 0.5), and the same path without avoidance (k = 0) for comparison.
 // Writes CSVs and PNG plots into the output folder and prints a summary.
 #include "data_paths.hpp"
+#include "exit_codes.hpp"
 #include "scenario.hpp"
+#include "spawn.hpp"
+#include "written_files.hpp"
 
 #include <gjk/shapes.hpp>
 
@@ -41,7 +44,7 @@ std::string tag_for(double k) {
 
 std::ofstream open_for_writing(const fs::path& path) {
   std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  if (!out) throw gjk::tools::OutputError("cannot write " + path.string());
   out << std::setprecision(10);
   return out;
 }
@@ -143,20 +146,42 @@ int main(int argc, char** argv) {
   bool plots = true;
   app.add_option("-o,--out", out_dir, "output folder (created if missing)")->capture_default_str();
   app.add_option("-k", k, "null-space gain of eq. 6 (negative avoids)")->capture_default_str();
-  app.add_option("--dt", dt, "integration step, s")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  // Ranges checked after parsing, with messages in the user's terms (CLI11's range checks print
+  // the limits of a double).
+  app.add_option("--dt", dt, "integration step, s (0 < dt <= 16.7, at most 1e8 steps)")
+      ->capture_default_str();
   app.add_option("--gain", gain, "closed-loop position gain K, 1/s (0 = eq. 6 exactly as printed)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->capture_default_str();
   app.add_option("--record-ms", record_ms, "CSV sample spacing, ms (rounded to steps)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->capture_default_str();
   app.add_option("--urdf", urdf, "arm description")->capture_default_str();
   app.add_option("--scene", scene_path, "obstacle scene (YAML)")->capture_default_str();
   app.add_flag("!--no-compare", compare, "skip the k = 0 run");
   app.add_flag("!--no-plots", plots, "write the CSVs only");
-  CLI11_PARSE(app, argc, argv);
+  app.footer(
+      "EXIT STATUS\n"
+      "  0 done; 2 usage error (unknown option, a value out of range); 3 input error (URDF or\n"
+      "  scene unreadable or invalid); 4 an output could not be written or the plot program\n"
+      "  failed (the CSVs are kept); 5 internal error. A run that collides (k = 0 does, by\n"
+      "  design) still exits 0: the collision is the example's result, not a failure.");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? gjk::tools::kExitOk : gjk::tools::kExitUsage;
+  }
+  const auto usage = [](const std::string& what) {
+    std::cerr << "four_dof_pyramids: " << what << '\n';
+    return gjk::tools::kExitUsage;
+  };
+  if (!(dt > 0) || !std::isfinite(dt))
+    return usage("--dt " + CLI::detail::to_string(dt) +
+                 ": the step must be a positive number of seconds");
+  if (!(gain >= 0) || !std::isfinite(gain))
+    return usage("--gain " + CLI::detail::to_string(gain) +
+                 ": the gain must be a finite number >= 0");
+  if (!(record_ms > 0) || !std::isfinite(record_ms))
+    return usage("--record-ms " + CLI::detail::to_string(record_ms) +
+                 ": the spacing must be a positive number of milliseconds");
 
   try {
     const FourDofScenario s = FourDofScenario::load(urdf, scene_path);
@@ -203,27 +228,46 @@ int main(int argc, char** argv) {
                 << std::setprecision(4) << "% of it in distance queries\n";
     }
 
+    bool plot_failed = false;
     if (plots) {
-      const std::string command = "/usr/bin/python3 '" + gjk::tools::data_dir() +
-                                  "/scripts/plot_four_dof.py" + "' '" + out_dir + "'";
+      // An argument vector, no shell: the output folder may hold any character.
+      const std::vector<std::string> command = {
+          "/usr/bin/python3", gjk::tools::data_dir() + "/scripts/plot_four_dof.py", out_dir};
       std::cout.flush();  // the plotter writes to the same terminal
-      const int status = std::system(command.c_str());
-      if (status != 0) {
-        std::cerr << "four_dof_pyramids: plotting failed (" << command
+      const gjk::tools::ChildOutcome plot = gjk::tools::run_child(command);
+      if (!plot.ok()) {
+        std::cerr << "four_dof_pyramids: the plot program " << plot.describe() << " ("
+                  << gjk::tools::quote_command(command)
                   << "); the CSVs are written. Plots need /usr/bin/python3 with matplotlib "
-                     "(Debian: python3-matplotlib).\n";
-        return 1;
+                     "(Debian: python3-matplotlib); --no-plots skips them.\n";
+        plot_failed = true;
+      } else {
+        for (const char* png :
+             {"four_dof_clearance.png", "four_dof_frames.png", "four_dof_joints.png"})
+          written.push_back((fs::path(out_dir) / png).string());
       }
-      for (const char* png :
-           {"four_dof_clearance.png", "four_dof_frames.png", "four_dof_joints.png"})
-        written.push_back((fs::path(out_dir) / png).string());
     }
-    std::cout << "\nwrote:";
-    for (const std::string& f : written) std::cout << ' ' << f;
     std::cout << '\n';
+    if (!gjk::tools::print_written("four_dof_pyramids", written) || plot_failed)
+      return gjk::tools::kExitOutputError;
     return 0;
+  } catch (const gjk::planner::PlannerError& e) {  // option values the simulation rejects
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitUsage;
+  } catch (const gjk::robots::ModelError& e) {
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const gjk::robots::SceneError& e) {
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const fs::filesystem_error& e) {
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
+  } catch (const gjk::tools::OutputError& e) {
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
   } catch (const std::exception& e) {
     std::cerr << "four_dof_pyramids: " << e.what() << '\n';
-    return 2;
+    return gjk::tools::kExitInternalError;
   }
 }

@@ -21,10 +21,10 @@ FourDofScenario FourDofScenario::load(const std::string& urdf_path, const std::s
                     Vec3::Zero()};
   s.end_effector.link = s.model.link_index("end_effector");
   if (s.end_effector.link < 0)
-    throw planner::PlannerError(urdf_path + ": the 4-DOF scenario needs a link 'end_effector'");
+    throw robots::ModelError(urdf_path + ": the 4-DOF scenario needs a link 'end_effector'");
   if (s.model.num_positions() != 4)
-    throw planner::PlannerError(urdf_path + ": the 4-DOF scenario needs 4 joint positions, got " +
-                                std::to_string(s.model.num_positions()));
+    throw robots::ModelError(urdf_path + ": the 4-DOF scenario needs 4 joint positions, got " +
+                             std::to_string(s.model.num_positions()));
   const double deg = M_PI / 180.0;
   s.q0 = Eigen::Vector4d(0.0, 90.0 * deg, -150.0 * deg, -30.0 * deg);
   robots::Workspace ws(s.model);

@@ -198,6 +198,22 @@ SimulationResult simulate(VelocityInversion& inversion, const Eigen::VectorXd& q
 
   SimulationResult result;
   result.min_clearance = std::numeric_limits<double>::infinity();
+  // A step longer than the motion would simulate nothing and report a clean run; a step so
+  // short that the count overflows would fail inside the allocator (issue 15 item 13).
+  constexpr double kMaxSteps = 1e8;
+  if (options.duration > 0 && options.dt > options.duration) {
+    std::ostringstream msg;
+    msg << "SimulationOptions.dt = " << options.dt << " s is longer than the simulated time "
+        << options.duration << " s: nothing would be simulated";
+    throw PlannerError(msg.str());
+  }
+  if (options.duration / options.dt > kMaxSteps) {
+    std::ostringstream msg;
+    msg << "SimulationOptions.dt = " << options.dt << " s would take "
+        << options.duration / options.dt << " steps to simulate " << options.duration
+        << " s (at most " << kMaxSteps << "); use a larger dt";
+    throw PlannerError(msg.str());
+  }
   const int steps = static_cast<int>(std::llround(options.duration / options.dt));
   result.steps = steps;
   result.samples.reserve(static_cast<size_t>(steps / options.record_every + 2));

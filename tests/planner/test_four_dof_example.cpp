@@ -108,5 +108,5 @@ TEST(FourDofExample, ProgramReportsBadInput) {
       std::string(GJK_FOUR_DOF_EXAMPLE) +
       " --no-plots -o /tmp --scene /nonexistent/scene.yaml > /dev/null 2>&1";
   const int status = std::system(command.c_str());
-  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_EQ(WEXITSTATUS(status), 3);  // input error (tools/common/exit_codes.hpp)
 }

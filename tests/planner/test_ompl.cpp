@@ -390,7 +390,7 @@ TEST(PlanArmExample, PlansCertifiedPathsForBothPresets) {
   std::string output;
   char buffer[512];
   while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 2);
+  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 3);  // input error (tools/common/exit_codes.hpp)
   EXPECT_NE(output.find("start is in collision: link"), std::string::npos) << output;
 }
 

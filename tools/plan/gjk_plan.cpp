@@ -6,7 +6,11 @@
 // (gjk::planner::CertifiedMotionValidator), and the profile is computed with warm-started
 // distance queries along the interpolated path.
 #include <gjk/planner/ompl.hpp>
+#include <gjk/robots/parse_number.hpp>
 #include "data_paths.hpp"
+#include "exit_codes.hpp"
+#include "spawn.hpp"
+#include "written_files.hpp"
 
 #include <ompl/base/ScopedState.h>
 #include <ompl/geometric/SimpleSetup.h>
@@ -45,6 +49,15 @@ using namespace gjk;
 
 namespace {
 
+/// A bad command line (exit 2): wrong option values the user typed.
+struct UsageError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+/// Inputs that do not fit the robot and scene (exit 3): a start in collision, say.
+struct InputError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 struct Preset {
   std::string urdf, scene;
   std::vector<double> start, goal;
@@ -73,21 +86,29 @@ Preset preset(const std::string& robot) {
             {-0.2, 0.9, 0.0, -1.0, 0.0, 1.9, 0.8},
             {{"panda_finger_joint1", 0.02}}};
   }
-  throw std::invalid_argument("--robot '" + robot + "': expected four_dof or panda");
+  throw UsageError("--robot '" + robot + "': expected four_dof or panda");
 }
 
+/// Comma-separated joint values, parsed in the C locale; NaN and infinities are rejected here
+/// because OMPL's bounds check lets NaN through (issue 15 item 6).
 std::vector<double> parse_vector(const std::string& text, const std::string& what) {
   std::vector<double> v;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    try {
-      size_t used = 0;
-      v.push_back(std::stod(item, &used));
-      if (item.find_first_not_of(" \t", used) != std::string::npos) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      throw std::invalid_argument(what + ": '" + item + "' is not a number");
-    }
+  size_t begin = 0;
+  while (true) {
+    const size_t end = std::min(text.find(',', begin), text.size());
+    std::string item = text.substr(begin, end - begin);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    const robots::ParsedNumber value = robots::parse_double(item);
+    const std::string which = what + ": value " + std::to_string(v.size() + 1) + " ('" +
+                              (item.size() > 40 ? item.substr(0, 40) + "...'" : item + "'") + ")";
+    if (value.status == robots::NumberStatus::NotANumber)
+      throw UsageError(which + " is not a number");
+    if (value.status == robots::NumberStatus::OutOfRange || !std::isfinite(value.value))
+      throw UsageError(which + ": joint values must be finite numbers");
+    v.push_back(value.value);
+    if (end == text.size()) break;
+    begin = end + 1;
   }
   return v;
 }
@@ -97,8 +118,7 @@ ob::PlannerPtr make_planner(const std::string& name, const ob::SpaceInformationP
   if (name == "rrtstar") return std::make_shared<og::RRTstar>(si);
   if (name == "bitstar") return std::make_shared<og::BITstar>(si);
   if (name == "prmstar") return std::make_shared<og::PRMstar>(si);
-  throw std::invalid_argument("--planner '" + name +
-                              "': expected rrtconnect, rrtstar, bitstar or prmstar");
+  throw UsageError("--planner '" + name + "': expected rrtconnect, rrtstar, bitstar or prmstar");
 }
 
 }  // namespace
@@ -132,7 +152,28 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "OMPL random seed (reproducible runs)")->capture_default_str();
   app.add_option("-o,--out", out_dir, "output folder")->capture_default_str();
   app.add_flag("!--no-plots", plots, "write the CSV only");
-  CLI11_PARSE(app, argc, argv);
+  app.footer(
+      "OUTPUT (in --out)\n"
+      "  plan_ROBOT_path.txt: a header row of the planned joint names, then one state per line\n"
+      "  (OMPL printAsMatrix); gjk-clearance reads it directly (give the joints held fixed, e.g.\n"
+      "  the Panda's fingers, with --fixed panda_finger_joint1=0.02).\n"
+      "  plan_ROBOT_clearance.csv and .png: the clearance profile along the path.\n"
+      "  The plot runs /usr/bin/python3 with matplotlib, without a shell.\n\n"
+      "EXIT STATUS\n"
+      "  0 planned and certified; 1 no path found in the time, or a segment not certified or\n"
+      "  below --margin; 2 usage error (unknown option, bad --start/--goal: not numbers, not\n"
+      "  finite, wrong count, outside the joint limits); 3 input error (URDF or scene unreadable\n"
+      "  or invalid, start or goal in collision or closer than --margin); 4 an output could not\n"
+      "  be written or the plot program failed; 5 internal error.");
+  bool list_joints = false;
+  app.add_flag(
+      "--list-joints", list_joints,
+      "print the planned joints (the columns of --start, --goal and the path file) and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? gjk::tools::kExitOk : gjk::tools::kExitUsage;
+  }
 
   try {
     Preset p = preset(robot);
@@ -156,31 +197,63 @@ int main(int argc, char** argv) {
         std::static_pointer_cast<planner::StateValidityChecker>(si->getStateValidityChecker());
 
     const unsigned dim = space->getDimension();
+    std::vector<std::string> planned;  // the state space's joints, in its order
+    for (unsigned i = 0; i < dim; ++i)
+      planned.push_back(space->as<ob::RealVectorStateSpace>()->getDimensionName(i));
+    if (list_joints) {
+      for (unsigned i = 0; i < dim; ++i) {
+        const auto* bounds = &space->as<ob::RealVectorStateSpace>()->getBounds();
+        std::cout << planned[i] << ' ' << bounds->low[i] << ' ' << bounds->high[i] << '\n';
+      }
+      return gjk::tools::kExitOk;
+    }
     if (p.start.size() != dim || p.goal.size() != dim) {
-      throw std::invalid_argument("start and goal need " + std::to_string(dim) +
-                                  " values (the planned joints of '" + model->name() + "'), got " +
-                                  std::to_string(p.start.size()) + " and " +
-                                  std::to_string(p.goal.size()));
+      throw UsageError("start and goal need " + std::to_string(dim) +
+                       " values (the planned joints of '" + model->name() +
+                       "', see --list-joints), got " + std::to_string(p.start.size()) + " and " +
+                       std::to_string(p.goal.size()));
     }
     ob::ScopedState<> start(space), goal(space);
     for (unsigned i = 0; i < dim; ++i) {
       start[i] = p.start[i];
       goal[i] = p.goal[i];
     }
-    for (auto [state, name] : {std::pair{&start, "start"}, std::pair{&goal, "goal"}}) {
-      if (!si->satisfiesBounds(state->get()))
-        throw std::invalid_argument(std::string(name) + " is outside the joint limits");
-      if (!si->isValid(state->get())) {
-        const planner::ClosestPair c = checker->closest(checker->to_vector(state->get()));
-        const auto& shapes = model->collision_shapes();
-        const std::string a = model->links()[size_t(shapes[size_t(c.pair.shape)].link)].name;
-        const std::string b =
-            c.self ? model->links()[size_t(shapes[size_t(c.pair.obstacle)].link)].name
-                   : scene->obstacles[size_t(c.pair.obstacle)].name;
-        throw std::invalid_argument(std::string(name) + " is in collision: " + a + " / " + b +
-                                    " at signed distance " + std::to_string(c.pair.distance) +
-                                    " m");
+    const auto& bounds = space->as<ob::RealVectorStateSpace>()->getBounds();
+    for (auto [values, name] : {std::pair{&p.start, "--start"}, std::pair{&p.goal, "--goal"}}) {
+      for (unsigned i = 0; i < dim; ++i) {
+        const double v = (*values)[i];
+        if (!(v >= bounds.low[i] && v <= bounds.high[i])) {
+          std::ostringstream msg;
+          msg << name << ": joint " << planned[i] << " = " << v << " is outside its limits ["
+              << bounds.low[i] << ", " << bounds.high[i] << "]";
+          throw UsageError(msg.str());
+        }
       }
+    }
+    for (auto [state, name] : {std::pair{&start, "start"}, std::pair{&goal, "goal"}}) {
+      if (si->isValid(state->get())) continue;
+      const planner::ClosestPair c = checker->closest(checker->to_vector(state->get()));
+      const auto& shapes = model->collision_shapes();
+      const auto shape_count = static_cast<int>(shapes.size());
+      // Only a computed pair may index the shapes (issue 15 item 6).
+      const bool have_pair = c.pair.status != Status::InvalidInput && c.pair.shape >= 0 &&
+                             c.pair.shape < shape_count && c.pair.obstacle >= 0 &&
+                             (c.self ? c.pair.obstacle < shape_count
+                                     : size_t(c.pair.obstacle) < scene->obstacles.size());
+      if (!have_pair) throw InputError(std::string(name) + " is not a valid state");
+      const std::string a = model->links()[size_t(shapes[size_t(c.pair.shape)].link)].name;
+      const std::string b = c.self
+                                ? model->links()[size_t(shapes[size_t(c.pair.obstacle)].link)].name
+                                : scene->obstacles[size_t(c.pair.obstacle)].name;
+      std::ostringstream msg;
+      if (c.pair.distance < 0.0) {
+        msg << name << " is in collision: " << a << " / " << b << " at signed distance "
+            << c.pair.distance << " m";
+      } else {
+        msg << name << " is closer than the margin " << margin << " m: " << a << " / " << b
+            << " at " << c.pair.distance << " m";
+      }
+      throw InputError(msg.str());
     }
 
     og::SimpleSetup ss(si);
@@ -196,7 +269,7 @@ int main(int argc, char** argv) {
     if (status != ob::PlannerStatus::EXACT_SOLUTION) {
       std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << status.asString()
                 << ")\n";
-      return 1;
+      return gjk::tools::kExitCheckFailed;
     }
     const auto t1 = std::chrono::steady_clock::now();
     ss.simplifySolution();
@@ -224,11 +297,16 @@ int main(int argc, char** argv) {
     const std::string base = (fs::path(out_dir) / ("plan_" + robot)).string();
     {
       std::ofstream matrix(base + "_path.txt");
-      if (!matrix) throw std::runtime_error("cannot write " + base + "_path.txt");
+      if (!matrix) throw gjk::tools::OutputError("cannot write " + base + "_path.txt");
+      // A header row naming the planned joints: gjk-clearance maps its columns by name.
+      for (unsigned i = 0; i < dim; ++i) matrix << (i ? " " : "") << planned[i];
+      matrix << '\n';
       path.printAsMatrix(matrix);
+      if (!matrix.flush())
+        throw gjk::tools::OutputError("could not write all of " + base + "_path.txt");
     }
     std::ofstream csv(base + "_clearance.csv");
-    if (!csv) throw std::runtime_error("cannot write " + base + "_clearance.csv");
+    if (!csv) throw gjk::tools::OutputError("cannot write " + base + "_clearance.csv");
     csv << std::setprecision(10) << "state,arc_length,clearance,link,obstacle\n";
     robots::Workspace ws(*model);
     robots::DistanceCache cache(*model, *scene);
@@ -279,24 +357,52 @@ int main(int argc, char** argv) {
               << ", at arc length " << min_arc << " rad), " << std::setprecision(2)
               << 1e6 * query_seconds / path.getStateCount() << " us per state (warm-started)\n";
     std::vector<std::string> written = {base + "_path.txt", base + "_clearance.csv"};
+    bool plot_failed = false;
     if (plots) {
-      const std::string command = "/usr/bin/python3 '" + gjk::tools::data_dir() +
-                                  "/scripts/plot_clearance_profile.py' '" + base +
-                                  "_clearance.csv' '" + base + "_clearance.png'";
-      std::cout.flush();
-      if (std::system(command.c_str()) != 0) {
-        std::cerr << "gjk-plan: plotting failed (" << command
-                  << "); needs /usr/bin/python3 with matplotlib (Debian: python3-matplotlib)\n";
-        return 1;
+      // An argument vector, no shell: the output path may hold any character.
+      const std::vector<std::string> command = {
+          "/usr/bin/python3", gjk::tools::data_dir() + "/scripts/plot_clearance_profile.py",
+          base + "_clearance.csv", base + "_clearance.png"};
+      std::cout.flush();  // the plotter writes to the same terminal
+      const gjk::tools::ChildOutcome plot = gjk::tools::run_child(command);
+      if (!plot.ok()) {
+        std::cerr << "gjk-plan: the plot program " << plot.describe() << " ("
+                  << gjk::tools::quote_command(command)
+                  << "); the CSV files are written. Plots need /usr/bin/python3 with matplotlib "
+                     "(Debian: python3-matplotlib); --no-plots skips them.\n";
+        plot_failed = true;
+      } else {
+        written.push_back(base + "_clearance.png");
       }
-      written.push_back(base + "_clearance.png");
     }
-    std::cout << "wrote:";
-    for (const auto& f : written) std::cout << ' ' << f;
-    std::cout << '\n';
-    return certified == static_cast<int>(waypoints - 1) && min_clearance > margin ? 0 : 1;
-  } catch (const std::exception& e) {
+    if (!gjk::tools::print_written("gjk-plan", written) || plot_failed)
+      return gjk::tools::kExitOutputError;
+    return certified == static_cast<int>(waypoints - 1) && min_clearance > margin
+               ? gjk::tools::kExitOk
+               : gjk::tools::kExitCheckFailed;
+  } catch (const UsageError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
-    return 2;
+    return gjk::tools::kExitUsage;
+  } catch (const InputError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const robots::ModelError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const robots::SceneError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const planner::PlannerError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const gjk::tools::OutputError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
+  } catch (const fs::filesystem_error& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
+  } catch (const std::exception& e) {
+    std::cerr << "gjk-plan: internal error: " << e.what() << '\n';
+    return gjk::tools::kExitInternalError;
   }
 }
