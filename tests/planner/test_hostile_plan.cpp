@@ -40,8 +40,8 @@ class WorkDir {
  public:
   WorkDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("gjk_hostile_plan_" + std::to_string(::getpid()) + "_" +
-                                        info->name());
+    dir_ = fs::temp_directory_path() /
+           ("gjk_hostile_plan_" + std::to_string(::getpid()) + "_" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -65,7 +65,8 @@ class WorkDir {
 };
 
 /// Runs `program` with `args` in `cwd`, without a shell; stdout and stderr captured in files.
-RunResult run(const std::string& program, const std::vector<std::string>& args, const fs::path& cwd) {
+RunResult run(const std::string& program, const std::vector<std::string>& args,
+              const fs::path& cwd) {
   const std::string out_path = (cwd / ".stdout").string(), err_path = (cwd / ".stderr").string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -136,7 +137,9 @@ TEST(HostilePlan, BadCommandLinesAndInputsGetTheirExitCodeAndAReadableMessage) {
       {{"--time", "-1"}, 2, "--time"},
       {{"--urdf", "missing.urdf", "--no-plots"}, 3, "missing.urdf"},
       {{"--scene", "missing.yaml", "--no-plots"}, 3, "missing.yaml"},
-      {{"--start", kFourDofInPyramid, "--no-plots"}, 3, "start is in collision: link3 / pyramid_low"},
+      {{"--start", kFourDofInPyramid, "--no-plots"},
+       3,
+       "start is in collision: link3 / pyramid_low"},
       {{"--goal", kFourDofInPyramid, "--no-plots"}, 3, "goal is in collision"},
       {{"--margin", "0.7", "--no-plots"}, 3, "closer than the margin 0.7 m"},
       {{"--no-plots", "-o", "/proc/gjk-cannot-write-here"}, 4, "/proc/gjk-cannot-write-here"},
@@ -186,8 +189,9 @@ TEST(HostilePlan, OutputPathsAreNeverShellCode) {
 // Issue 16: gjk-plan's Panda path feeds gjk-clearance with no hand editing.
 TEST(HostilePlan, PandaPlanFeedsTheClearanceAnalysis) {
   WorkDir work;
-  const RunResult plan = run(GJK_PLAN_EXE, {"--robot", "panda", "--margin", "0.005", "--no-plots", "-o", "out"},
-                       work.path());
+  const RunResult plan =
+      run(GJK_PLAN_EXE, {"--robot", "panda", "--margin", "0.005", "--no-plots", "-o", "out"},
+          work.path());
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   std::ifstream path(work.path() / "out/plan_panda_path.txt");
   std::string header;

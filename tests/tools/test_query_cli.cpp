@@ -533,7 +533,7 @@ struct ExpectedError {
 
 TEST(GjkQuery, BadLinesFileAnswersEveryLine) {
   const RunResult r = run_tool({data_file("bad_lines.jsonl")});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);
   ASSERT_EQ(r.lines.size(), 13u) << r.out;
   const std::vector<ExpectedError> errors = {
       {2,
@@ -549,7 +549,7 @@ TEST(GjkQuery, BadLinesFileAnswersEveryLine) {
        "polytope)"},
       {10, "a.radius: must be >= 0, got -0.5"},
       {11, "blank line (each line must hold one JSON object)"},
-      {12, "a: give either \"rotation_xyz\" or \"quaternion\", not both"},
+      {12, "a: give one of \"rotation_xyz\", \"rpy\" and \"quaternion\", not several"},
   };
   for (const ExpectedError& e : errors) {
     const json& j = r.lines[static_cast<size_t>(e.line - 1)];
@@ -617,7 +617,7 @@ TEST(GjkQuery, EveryClassOfBadLineIsReportedInPlace) {
              {"radius", 1},
              {"quaternion", {1, 0, 0, 0}},
              {"rotation_xyz", {0, 0, 0}}}),
-       "a: give either \"rotation_xyz\" or \"quaternion\", not both"},
+       "a: give one of \"rotation_xyz\", \"rpy\" and \"quaternion\", not several"},
       {json{{"a", kUnitSphere}, {"b", "sphere"}}.dump(), "b: expected a shape object, got string"},
       {"", "blank line"},
       {"  \t ", "blank line"},
@@ -625,7 +625,7 @@ TEST(GjkQuery, EveryClassOfBadLineIsReportedInPlace) {
   std::string input;
   for (const auto& c : cases) input += c.first + "\n" + good_line() + "\n";
   const RunResult r = run_tool({}, input);
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);
   ASSERT_EQ(r.lines.size(), 2 * cases.size()) << r.out;
   for (size_t i = 0; i < cases.size(); ++i) {
     const long bad_line = static_cast<long>(2 * i + 1);
@@ -646,7 +646,7 @@ TEST(GjkQuery, ErrorLinesEchoTheId) {
   const std::string input =
       json{{"id", 42}, {"a", {{"type", "sphere"}, {"radius", -1}}}, {"b", kUnitSphere}}.dump();
   const RunResult r = run_tool({}, input + "\n");
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 3);
   ASSERT_EQ(r.lines.size(), 1u);
   EXPECT_EQ(r.lines[0],
             (json{{"line", 1}, {"id", 42}, {"error", "a.radius: must be >= 0, got -1.0"}}));
@@ -679,7 +679,7 @@ TEST(GjkQuery, StdinDashAndNoArgumentMatchTheFile) {
 TEST(GjkQuery, CrlfLastLineWithoutNewlineAndBlankLinesKeepLineNumbers) {
   const std::string input = good_line() + "\r\n\r\n" + good_line() + "\n\n" + good_line();
   const RunResult r = run_tool({}, input);
-  EXPECT_EQ(r.exit_code, 1);  // the blank lines are errors
+  EXPECT_EQ(r.exit_code, 3);  // the blank lines are errors
   ASSERT_EQ(r.lines.size(), 5u) << r.out;
   expect_good_line(r.lines[0], 1);
   EXPECT_EQ(r.lines[1],
@@ -726,18 +726,18 @@ TEST(GjkQuery, AnswersEachLineBeforeTheInputEnds) {
   EXPECT_EQ(k, 2);
 }
 
-TEST(GjkQuery, MissingFileIsAUsageError) {
+TEST(GjkQuery, MissingFileIsAnInputError) {
   const std::string path = kData + "/no_such_file.jsonl";
   const RunResult r = run_tool({path});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("cannot open input file '" + path + "'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
 }
 
-TEST(GjkQuery, DirectoryIsAUsageError) {
+TEST(GjkQuery, DirectoryIsAnInputError) {
   const RunResult r = run_tool({kData});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find(kData), std::string::npos) << r.err;
 }
@@ -769,3 +769,94 @@ TEST(GjkQuery, HelpDocumentsTheSchema) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Hostile input (issue 15 items 2, 3, 8; issue 16: rpy, degenerate point sets)
+
+const std::string kGoodPair =
+    R"({"a":{"type":"sphere","radius":1},"b":{"type":"sphere","radius":1,"position":[3,0,0]}})";
+
+TEST(GjkQueryHostile, DeepNestingIsAnErrorLineAndLaterLinesAreAnswered) {
+  const std::string deep(100000, '['), closing(100000, ']');
+  for (const std::string& line :
+       {R"({"id":)" + deep + closing +
+            R"(,"a":{"type":"sphere","radius":1},"b":{"type":"sphere","radius":1}})",
+        R"({"a":{"vertices":)" + deep + closing + R"(},"b":{"type":"sphere","radius":1}})"}) {
+    const RunResult r = run_tool({}, line + "\n" + kGoodPair + "\n");
+    EXPECT_EQ(r.exit_code, 3);
+    ASSERT_EQ(r.lines.size(), 2u) << r.err;
+    EXPECT_NE(r.lines[0].value("error", "").find("nested deeper than 64 levels"), std::string::npos)
+        << r.lines[0];
+    EXPECT_EQ(r.lines[1].value("distance", -1.0), 1.0);
+  }
+}
+
+TEST(GjkQueryHostile, ManyOverflowingNumbersAreReadInOnePass) {
+  // 9,999 numbers out of double range, about 1 MB: each used to re-parse the whole line
+  // (221 s); one pass takes milliseconds. The 10 s budget is only a hang guard.
+  std::string id = "[";
+  const std::string huge = "1" + std::string(96, '0') + "e999";
+  for (int i = 0; i < 9999; ++i) id += (i ? "," : "") + huge;
+  id += "]";
+  const std::string line =
+      R"({"a":{"type":"sphere","radius":1},"b":{"type":"sphere","radius":1,"position":[3,0,0]},"id":)" +
+      id + "}";
+  ASSERT_GT(line.size(), 1000000u);
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunResult r = run_tool({}, line + "\n" + kGoodPair + "\n");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 10.0);
+  ASSERT_EQ(r.lines.size(), 2u);
+  EXPECT_NE(r.lines[0].value("error", "").find("id[0]: number 1000"), std::string::npos)
+      << r.lines[0].value("error", "");
+  EXPECT_NE(r.lines[0].value("error", "").find("out of range of a double"), std::string::npos);
+  EXPECT_EQ(r.lines[1].value("distance", -1.0), 1.0);
+}
+
+TEST(GjkQueryHostile, AnswersNeverHoldNull) {
+  // Magnitudes the engine cannot represent: an error line or a finite answer, never null.
+  const RunResult r = run_tool(
+      {},
+      R"({"a":{"type":"sphere","radius":1e308},"b":{"type":"sphere","radius":1e308,"position":[1e308,0,0]}})"
+      "\n");
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_EQ(r.out.find("null"), std::string::npos) << r.out;
+}
+
+TEST(GjkQueryHostile, RollPitchYawIsUrdfsFixedAxisConvention) {
+  // A box of half extents (1, 0.1, 0.1) turned by rpy = (0.3, 0.4, 0.5) against the quaternion
+  // of the same rotation, computed by hand: q = qz(yaw) * qy(pitch) * qx(roll).
+  const double r = 0.3, p = 0.4, y = 0.5;
+  const double cr = std::cos(r / 2), sr = std::sin(r / 2), cp = std::cos(p / 2),
+               sp = std::sin(p / 2), cy = std::cos(y / 2), sy = std::sin(y / 2);
+  const double w = cy * cp * cr + sy * sp * sr, x = cy * cp * sr - sy * sp * cr,
+               qy = cy * sp * cr + sy * cp * sr, z = sy * cp * cr - cy * sp * sr;
+  std::ostringstream in;
+  in.precision(17);
+  const std::string b = R"("b":{"type":"sphere","radius":0.2,"position":[0.4,1.3,0.6]})";
+  in << R"({"a":{"type":"box","half_extents":[1,0.1,0.1],"rpy":[)" << r << ',' << p << ',' << y
+     << "]}," << b << "}\n"
+     << R"({"a":{"type":"box","half_extents":[1,0.1,0.1],"quaternion":[)" << w << ',' << x << ','
+     << qy << ',' << z << "]}," << b << "}\n"
+     << R"({"a":{"type":"box","half_extents":[1,1,1],"rpy":[0,0,0],"quaternion":[1,0,0,0]},)" << b
+     << "}\n";
+  const RunResult res = run_tool({}, in.str());
+  ASSERT_EQ(res.lines.size(), 3u);
+  EXPECT_NEAR(res.lines[0].value("distance", -1.0), res.lines[1].value("distance", -2.0), 1e-12);
+  EXPECT_GT(res.lines[0].value("distance", -1.0), 0.0);
+  EXPECT_NE(res.lines[2].value("error", "").find("not several"), std::string::npos);
+}
+
+TEST(GjkQueryHostile, CoplanarAndCollinearPointSetsAreAccepted) {
+  // The documented behaviour, shared with the scene loader: flat hulls are valid shapes.
+  const RunResult r = run_tool(
+      {},
+      R"({"a":{"vertices":[[0,0,0],[1,0,0],[0,1,0]]},"b":{"type":"sphere","radius":0.5,"position":[0.2,0.2,2]}})"
+      "\n"
+      R"({"a":{"vertices":[[0,0,0],[1,0,0]]},"b":{"type":"sphere","radius":0.5,"position":[0.5,0,2]}})"
+      "\n");
+  ASSERT_EQ(r.lines.size(), 2u);
+  EXPECT_NEAR(r.lines[0].value("distance", -1.0), 1.5, 1e-12) << r.lines[0];
+  EXPECT_NEAR(r.lines[1].value("distance", -1.0), 1.5, 1e-12) << r.lines[1];
+}

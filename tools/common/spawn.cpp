@@ -15,7 +15,8 @@ std::string ChildOutcome::describe() const {
   if (!started) return "could not be started: " + error;
   if (signal != 0) {
     const char* name = strsignal(signal);
-    return "was killed by signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : "");
+    return "was killed by signal " + std::to_string(signal) +
+           (name ? std::string(" (") + name + ")" : "");
   }
   return "exited with status " + std::to_string(exit_status);
 }
@@ -57,8 +58,9 @@ std::string quote_command(const std::vector<std::string>& argv) {
   std::string line;
   for (const std::string& a : argv) {
     if (!line.empty()) line += ' ';
-    const bool safe = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                         "0123456789_-+=/.,:@%") == std::string::npos;
+    const bool safe = !a.empty() && a.find_first_not_of(
+                                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-+=/.,:@%") == std::string::npos;
     if (safe) {
       line += a;
       continue;

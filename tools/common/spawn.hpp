@@ -9,10 +9,10 @@ namespace gjk::tools {
 
 /// What became of a child process.
 struct ChildOutcome {
-  bool started = false;   ///< false: the program could not be started (see `error`)
-  int exit_status = -1;   ///< the child's exit status when it exited normally, else -1
-  int signal = 0;         ///< the signal that ended the child, 0 if it exited
-  std::string error;      ///< why it did not start, when !started
+  bool started = false;  ///< false: the program could not be started (see `error`)
+  int exit_status = -1;  ///< the child's exit status when it exited normally, else -1
+  int signal = 0;        ///< the signal that ended the child, 0 if it exited
+  std::string error;     ///< why it did not start, when !started
   /// True when the child started and exited with status 0.
   bool ok() const { return started && signal == 0 && exit_status == 0; }
   /// "exited with status 3", "was killed by signal 9 (Killed)" or the start error, for messages.

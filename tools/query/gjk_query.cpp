@@ -1,5 +1,6 @@
 // gjk-query: answers convex-proximity queries given as JSON lines (one shape pair per line,
 // one answer per line). The schema is in query_line.cpp (kSchemaHelp, shown by --help).
+#include "exit_codes.hpp"
 #include "query_line.hpp"
 
 #include <gjk/results.hpp>
@@ -17,8 +18,10 @@
 
 namespace {
 
-constexpr int kExitLineErrors = 1;
-constexpr int kExitUsage = 2;
+using gjk::tools::kExitInputError;
+using gjk::tools::kExitInternalError;
+using gjk::tools::kExitOutputError;
+using gjk::tools::kExitUsage;
 
 const std::map<std::string, gjk::SimplexSolver> kSolvers = {
     {"signed_volumes", gjk::SimplexSolver::SignedVolumes},
@@ -54,13 +57,13 @@ int run(std::istream& in, const std::string& input_name, const gjk::QueryOptions
   std::cout.flush();
   if (in.bad()) {
     std::cerr << "gjk-query: error reading " << input_name << '\n';
-    return kExitUsage;
+    return kExitInputError;
   }
   if (!std::cout) {
     std::cerr << "gjk-query: error writing the output\n";
-    return kExitUsage;
+    return kExitOutputError;
   }
-  return errors > 0 ? kExitLineErrors : 0;
+  return errors > 0 ? kExitInputError : 0;
 }
 
 }  // namespace
@@ -96,13 +99,13 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (std::filesystem::is_directory(input, ec)) {
       std::cerr << "gjk-query: cannot read input file '" << input << "': it is a directory\n";
-      return kExitUsage;
+      return kExitInputError;
     }
     std::ifstream file(input);
     if (!file) {
       std::cerr << "gjk-query: cannot open input file '" << input << "': " << std::strerror(errno)
                 << '\n';
-      return kExitUsage;
+      return kExitInputError;
     }
     return run(file, "input file '" + input + "'", options);
   } catch (const std::exception& e) {
@@ -110,5 +113,5 @@ int main(int argc, char** argv) {
   } catch (...) {
     std::cerr << "gjk-query: fatal error\n";
   }
-  return kExitUsage;
+  return kExitInternalError;
 }

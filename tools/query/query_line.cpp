@@ -4,6 +4,7 @@
 
 #include <gjk/gjk_epa.hpp>
 #include <gjk/queries.hpp>
+#include <gjk/robots/parse_number.hpp>
 #include <gjk/shapes.hpp>
 
 #include <Eigen/Geometry>
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -31,8 +33,10 @@ SHAPE (unknown keys are errors; sizes must be finite and >= 0):
     "inflation": r             grow the shape by r in every direction (default 0)
     "position": [x, y, z]      world position of the shape's frame (default [0, 0, 0])
     "rotation_xyz": [gx, gy, gz]  radians, R = Rx(gx) * Ry(gy) * Rz(gz) (seed 000 eq. 38)
+    "rpy": [roll, pitch, yaw]     radians, URDF's convention: R = Rz(yaw) * Ry(pitch) * Rx(roll)
     "quaternion": [w, x, y, z]    scalar FIRST; normalised before use (must not be zero)
-  Orientation defaults to the identity; giving both rotation_xyz and quaternion is an error.
+  Orientation defaults to the identity; giving more than one of rotation_xyz, rpy and
+  quaternion is an error.
   A point p of the shape's own frame sits at R * p + position in the world.
 
 OUTPUT: exactly one JSON line per input line, in input order, numbers in full (round-trip)
@@ -58,8 +62,9 @@ unknown shape type, a negative size, ...) is answered in its place with
   {"line": N, "id": ..., "error": "MESSAGE"}        ("id" when it could be read)
 and "line N: MESSAGE" is written to standard error; the other lines are still answered.
 
-EXIT STATUS: 0 all lines answered; 1 some line was an error; 2 usage error or the input
-could not be read.
+EXIT STATUS: 0 all lines answered; 2 usage error; 3 some line was an error (each still gets
+its error answer, and the other lines are answered), or the input could not be read;
+4 the output could not be written; 5 internal error.
 
 EXAMPLE:
   echo '{"a":{"type":"box","half_extents":[1,1,1]},"b":{"type":"sphere","radius":0.5,"position":[3,0,0]}}' | gjk-query)";
@@ -163,8 +168,8 @@ const std::vector<ShapeType>& shape_types() {
   return types;
 }
 
-const std::vector<std::string> kPoseKeys = {"type", "position", "rotation_xyz", "quaternion",
-                                            "inflation"};
+const std::vector<std::string> kPoseKeys = {"type", "position",   "rotation_xyz",
+                                            "rpy",  "quaternion", "inflation"};
 
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -189,13 +194,21 @@ gjk::ConvexPolytope parse_polytope(const ojson& j, const std::string& path) {
 gjk::Pose parse_pose(const ojson& j, const std::string& path) {
   gjk::Pose pose = gjk::Pose::Identity();
   if (j.contains("position")) pose.translation() = numbers<3>(j["position"], path + ".position");
-  const bool has_xyz = j.contains("rotation_xyz"), has_quaternion = j.contains("quaternion");
-  if (has_xyz && has_quaternion) {
-    fail(path, "give either \"rotation_xyz\" or \"quaternion\", not both");
+  const bool has_xyz = j.contains("rotation_xyz"), has_quaternion = j.contains("quaternion"),
+             has_rpy = j.contains("rpy");
+  if (int(has_xyz) + int(has_quaternion) + int(has_rpy) > 1) {
+    fail(path, "give one of \"rotation_xyz\", \"rpy\" and \"quaternion\", not several");
   }
   if (has_xyz) {
     const Vec3 g = numbers<3>(j["rotation_xyz"], path + ".rotation_xyz", "[gx, gy, gz]");
     pose.linear() = gjk::rotation_xyz(g.x(), g.y(), g.z());
+  } else if (has_rpy) {
+    // URDF's fixed-axis roll-pitch-yaw: R = Rz(yaw) * Ry(pitch) * Rx(roll).
+    const Vec3 rpy = numbers<3>(j["rpy"], path + ".rpy", "[roll, pitch, yaw]");
+    pose.linear() =
+        (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
+         Eigen::AngleAxisd(rpy.x(), Vec3::UnitX()))
+            .toRotationMatrix();
   } else if (has_quaternion) {
     const std::string qpath = path + ".quaternion";
     const Eigen::Vector4d q = numbers<4>(j["quaternion"], qpath, "[w, x, y, z]");
@@ -271,34 +284,61 @@ gjk::Shape parse_shape(const ojson& j, const std::string& path, gjk::Pose& pose)
   return shape;
 }
 
-/// Replaces the first number token equal to `token` outside strings by an overflow-marker
-/// string. Returns false when there is none.
-bool mark_overflow(std::string& text, const std::string& token) {
+/// Deepest nesting of arrays and objects a line may have. nlohmann's parser is iterative, but
+/// copying and destroying the parsed tree recurse once per level: 100,000 levels overflowed the
+/// stack (issue 15 item 2). Shapes need 3 levels; 64 leaves room for any `id`.
+constexpr int kMaxNesting = 64;
+
+/// One linear pass over the line before nlohmann sees it (issue 15 items 2 and 3): rejects
+/// nesting deeper than kMaxNesting, and replaces every number token outside strings that
+/// overflows a double (nlohmann rejects the whole document for it, naming no field) by a marker
+/// string, so that number() can name the field. Tokens are parsed with from_chars, once each.
+std::string prescan(const std::string& text) {
   const auto is_number_char = [](char c) {
     return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
   };
+  std::string out;
+  out.reserve(text.size());
   bool in_string = false;
+  int depth = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') {
-        ++i;
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
       } else if (c == '"') {
         in_string = false;
       }
-    } else if (c == '"') {
+      continue;
+    }
+    if (c == '"') {
       in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxNesting) {
+        fail("", "invalid JSON: arrays and objects nested deeper than " +
+                     std::to_string(kMaxNesting) + " levels at column " + std::to_string(i + 1));
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       size_t end = i;
       while (end < text.size() && is_number_char(text[end])) ++end;
-      if (text.compare(i, end - i, token) == 0 && end - i == token.size()) {
-        text.replace(i, end - i, "\"\\u0001gjk-query-overflow:" + token + "\"");
-        return true;
+      const std::string_view token(text.data() + i, end - i);
+      if (gjk::robots::parse_double(token).status == gjk::robots::NumberStatus::OutOfRange) {
+        out += "\"\\u0001gjk-query-overflow:";
+        out.append(token.substr(0, std::min<size_t>(token.size(), 40)));
+        if (token.size() > 40) out += "...";
+        out += '"';
+      } else {
+        out.append(token);
       }
       i = end - 1;
+      continue;
     }
+    out += c;
   }
-  return false;
+  return out;
 }
 
 /// nlohmann's message without its "[json.exception.xxx] " prefix and the always-1 line number.
@@ -315,25 +355,12 @@ std::string json_message(const std::exception& e) {
   return message;
 }
 
-ojson parse_json(std::string text) {
-  // nlohmann rejects numbers that overflow a double (1e999) as a whole-document error; mark each
-  // such number and parse again so that number() can name the field instead.
-  for (int round = 0; round < 10000; ++round) {
-    try {
-      return ojson::parse(text);
-    } catch (const ojson::parse_error& e) {
-      fail("", "invalid JSON: " + json_message(e));
-    } catch (const ojson::out_of_range& e) {
-      const std::string message = e.what();
-      const auto open = message.find("parsing '"), close = message.rfind('\'');
-      if (e.id != 406 || open == std::string::npos || close <= open + 9) {
-        fail("", "invalid JSON: " + json_message(e));
-      }
-      const std::string token = message.substr(open + 9, close - open - 9);
-      if (!mark_overflow(text, token)) fail("", "invalid JSON: " + json_message(e));
-    }
+ojson parse_json(const std::string& line) {
+  try {
+    return ojson::parse(prescan(line));
+  } catch (const ojson::exception& e) {
+    fail("", "invalid JSON: " + json_message(e));
   }
-  fail("", "invalid JSON: too many numbers out of range of a double");
 }
 
 ojson vec(const Vec3& v) {
@@ -356,7 +383,52 @@ void write_distance(const gjk::DistanceResult& d, ojson& o) {
   o["feature_on_b"] = gjk::to_string(d.feature_on_b);
 }
 
+/// The first number of `j` that is not finite, as a JSON path below `path`; empty when none.
+std::string first_non_finite(const ojson& j, const std::string& path) {
+  if (j.is_number_float()) return std::isfinite(j.get<double>()) ? "" : path;
+  if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string found = first_non_finite(j[i], path + "[" + std::to_string(i) + "]");
+      if (!found.empty()) return found;
+    }
+  }
+  return "";
+}
+
+void answer_pair_unchecked(const ojson& doc, const gjk::QueryOptions& options, ojson& o);
+
+/// Fails on the first number of `j` that overflowed a double (a marker string from prescan).
+void reject_overflow_markers(const ojson& j, const std::string& path) {
+  if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    if (s.compare(0, kOverflowMarker.size(), kOverflowMarker) == 0) {
+      fail(path, "number " + s.substr(kOverflowMarker.size()) +
+                     " is out of range of a double (numbers must be finite)");
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      reject_overflow_markers(j[i], path + "[" + std::to_string(i) + "]");
+  } else if (j.is_object()) {
+    for (const auto& item : j.items())
+      reject_overflow_markers(item.value(), path + "." + item.key());
+  }
+}
+
+/// JSON has no NaN or infinity (nlohmann would print null): an answer the engine could not
+/// represent is an error line, never a converged answer holding null (issue 15 item 8).
 void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
+  answer_pair_unchecked(doc, options, o);
+  for (const auto& item : o.items()) {
+    const std::string field = first_non_finite(item.value(), item.key());
+    if (!field.empty()) {
+      fail("", "the answer's " + field +
+                   " is not a finite number: the pair's sizes or distances are outside the "
+                   "range the engine represents (docs/reliability.md, numeric range)");
+    }
+  }
+}
+
+void answer_pair_unchecked(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
   gjk::Pose pose_a, pose_b;
   const gjk::Shape a = parse_shape(doc["a"], "a", pose_a);
   const gjk::Shape b = parse_shape(doc["b"], "b", pose_b);
@@ -410,6 +482,7 @@ LineAnswer answer_line(const std::string& line, long line_number,
       fail("", "expected a JSON object {\"a\": SHAPE, \"b\": SHAPE}, got " + describe(doc));
     }
     if (const auto it = doc.find("id"); it != doc.end()) {
+      reject_overflow_markers(*it, "id");  // echoed back: it must be valid JSON numbers too
       id = *it;
       has_id = true;
       answer.json["id"] = id;
