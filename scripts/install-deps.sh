@@ -15,6 +15,7 @@ packages=(
   libompl-dev libboost-serialization-dev libboost-filesystem-dev libboost-system-dev
   libode-dev                          # planner: OMPL 1.5 (its CMake config links these)
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
+  locales                             # de_DE.UTF-8 for the decimal-comma locale tests
   "$@"
 )
 
@@ -22,13 +23,25 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+
+# The tests load scenes, URDFs and paths under a decimal-comma locale (numbers must not follow
+# it); generate that locale once.
+generate_locale() {
+  if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
+    echo "install-deps: generating the de_DE.UTF-8 locale" >&2
+    "${sudo_cmd[@]}" localedef -i de_DE -f UTF-8 de_DE.UTF-8
+  fi
+}
+
 if ((${#missing[@]} == 0)); then
+  generate_locale
   exit 0
 fi
 
 echo "install-deps: installing ${missing[*]}" >&2
-sudo_cmd=()
-if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+generate_locale

@@ -215,6 +215,49 @@ ConvexPolytope ConvexPolytope::from_hull_vertices(std::vector<Vec3> vertices) {
   return hull;
 }
 
+ConvexPolytope ConvexPolytope::from_hull_faces(
+    std::vector<Vec3> vertices, std::vector<std::array<std::uint32_t, 3>> triangles) {
+  if (vertices.size() < 4 || triangles.empty()) {
+    throw std::invalid_argument(
+        "ConvexPolytope::from_hull_faces: a solid needs at least 4 "
+        "vertices and some triangles");
+  }
+  for (size_t i = 0; i < vertices.size(); ++i) {
+    if (!vertices[i].allFinite()) {
+      throw std::invalid_argument("ConvexPolytope: vertex " + std::to_string(i) + " is not finite");
+    }
+  }
+  std::vector<std::vector<std::uint32_t>> neighbours(vertices.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    for (int e = 0; e < 3; ++e) {
+      const std::uint32_t a = triangles[t][static_cast<size_t>(e)];
+      const std::uint32_t b = triangles[t][static_cast<size_t>((e + 1) % 3)];
+      if (a >= vertices.size() || b >= vertices.size()) {
+        throw std::invalid_argument("ConvexPolytope::from_hull_faces: triangle " +
+                                    std::to_string(t) + " has a vertex index out of range");
+      }
+      neighbours[a].push_back(b);
+      neighbours[b].push_back(a);
+    }
+  }
+  ConvexPolytope hull;
+  hull.dimension_ = 3;
+  hull.adjacency_offsets_.push_back(0);
+  for (auto& list : neighbours) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    hull.adjacency_.insert(hull.adjacency_.end(), list.begin(), list.end());
+    hull.adjacency_offsets_.push_back(static_cast<std::uint32_t>(hull.adjacency_.size()));
+  }
+  Vec3 center = Vec3::Zero();
+  for (const Vec3& v : vertices) center += v / static_cast<double>(vertices.size());
+  hull.center_ = center;
+  hull.vertices_ = std::move(vertices);
+  hull.triangles_ = std::move(triangles);
+  hull.compute_bounding_radius();
+  return hull;
+}
+
 void ConvexPolytope::compute_bounding_radius() {
   bounding_radius_ = 0.0;
   for (const Vec3& v : vertices_)

@@ -1,6 +1,7 @@
 // Scene loading (format: robots/scenes/README.md). Every problem becomes a SceneError naming the
 // file, the 1-based line and the field path; no input makes the loader crash or return garbage.
 #include "gjk/robots/scene.hpp"
+#include "gjk/robots/parse_number.hpp"
 
 #include "gjk/gjk_epa.hpp"
 #include "gjk/robots/mesh_loader.hpp"
@@ -188,14 +189,14 @@ class Parser {
     if (lower == ".inf" || lower == "+.inf" || lower == "-.inf" || lower == ".nan") {
       fail(mark(node, parent), path, "must be finite, got " + text);
     }
-    const char* begin = text.c_str();
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(begin, &end);
-    if (text.empty() || end != begin + text.size()) {
+    // from_chars, not strtod: the global C locale (setlocale(LC_ALL, "") under de_DE) must not
+    // turn "0.1" into an error.
+    const ParsedNumber parsed = parse_double(text);
+    if (parsed.status == NumberStatus::NotANumber) {
       fail(mark(node, parent), path, "expected a number, got " + describe(node));
     }
-    if (!std::isfinite(value) || (errno == ERANGE && std::abs(value) > 1.0)) {
+    const double value = parsed.value;
+    if (parsed.status == NumberStatus::OutOfRange || !std::isfinite(value)) {
       fail(mark(node, parent), path, "must be finite, got " + text);
     }
     return value;
@@ -290,13 +291,10 @@ class Parser {
     } else if (type == "pyramid") {
       obstacle.shape = pyramid(node, path);
     } else if (type == "convex") {
-      const std::vector<Vec3> pts = points(node["points"], node, p + "points", 4);
-      ConvexPolytope hull = hull_of(pts, mark(node["points"], node), p + "points");
-      if (hull.dimension() < 3) {
-        fail(mark(node["points"], node), p + "points",
-             "points are coplanar (or collinear): a convex obstacle needs volume");
-      }
-      obstacle.shape = std::move(hull);
+      // Flat (coplanar, collinear) and single-point sets are valid shapes for the engine, and
+      // gjk-query accepts them too: one documented behaviour (robots/scenes/README.md).
+      const std::vector<Vec3> pts = points(node["points"], node, p + "points", 1);
+      obstacle.shape = hull_of(pts, mark(node["points"], node), p + "points");
     } else {  // mesh
       obstacle.shape = mesh(node, path);
     }
@@ -328,28 +326,43 @@ class Parser {
     const Vec3 apex = vec3(node["apex"], node, path + ".apex");
     const YAML::Mark base_mark = mark(base_node, node);
 
+    // Every check below is O(n log n) or better: a 100,000-point base must load in moments
+    // (issue 15 item 4; the former pairwise checks were quadratic).
     double size = (apex - base[0]).norm();
-    for (const Vec3& b : base) size = std::max(size, (b - base[0]).norm());
+    std::size_t far = 0;  // the base point farthest from base[0]
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      const double d = (base[i] - base[0]).norm();
+      if (d > size) size = d;
+      if (d > (base[far] - base[0]).norm()) far = i;
+    }
     if (!(size > 0.0) || !std::isfinite(size)) {
       fail(base_mark, path + ".base", "degenerate pyramid: all points coincide");
     }
     const double tol = 1e-9 * size;
-    for (std::size_t i = 0; i < base.size(); ++i) {
-      for (std::size_t j = i + 1; j < base.size(); ++j) {
+    {  // coincident points: neighbours in lexicographic order (exact duplicates and near ones)
+      std::vector<std::size_t> order(base.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      const auto less = [&](std::size_t a, std::size_t b) {
+        return std::lexicographical_compare(base[a].data(), base[a].data() + 3, base[b].data(),
+                                            base[b].data() + 3);
+      };
+      std::sort(order.begin(), order.end(), less);
+      for (std::size_t k = 1; k < order.size(); ++k) {
+        std::size_t i = order[k - 1], j = order[k];
         if ((base[i] - base[j]).norm() <= tol) {
+          if (i > j) std::swap(i, j);
           fail(base_mark, path + ".base",
                "base points " + std::to_string(i) + " and " + std::to_string(j) + " coincide");
         }
       }
     }
-    // Base plane: the normal of the largest triangle fan from base[0] (robust to near-collinear
-    // leading points).
+    // Base plane: base[0], the point farthest from it, and the point farthest from that line
+    // span the best-conditioned triangle found in linear time.
+    const Vec3 axis = base[far] - base[0];
     Vec3 normal = Vec3::Zero();
-    for (std::size_t i = 1; i + 1 < base.size(); ++i) {
-      for (std::size_t j = i + 1; j < base.size(); ++j) {
-        const Vec3 n = (base[i] - base[0]).cross(base[j] - base[0]);
-        if (n.norm() > normal.norm()) normal = n;
-      }
+    for (std::size_t i = 1; i < base.size(); ++i) {
+      const Vec3 n = axis.cross(base[i] - base[0]);
+      if (n.norm() > normal.norm()) normal = n;
     }
     if (normal.norm() <= 1e-12 * size * size) {
       fail(base_mark, path + ".base", "degenerate pyramid: base points are collinear");
@@ -366,20 +379,57 @@ class Parser {
       fail(mark(node["apex"], node), path + ".apex",
            "degenerate pyramid: apex lies in the base plane");
     }
-    std::vector<Vec3> all = base;
-    all.push_back(apex);
-    ConvexPolytope hull = hull_of(all, base_mark, path);
-    // A base point that is not a hull vertex lies inside the others: the polygon is not convex.
-    for (std::size_t i = 0; i < base.size(); ++i) {
-      const bool is_vertex =
-          std::any_of(hull.vertices().begin(), hull.vertices().end(),
-                      [&](const Vec3& v) { return (v - base[i]).norm() <= flat_tol; });
-      if (!is_vertex) {
-        fail(mark(base_node[i], base_node), path + ".base[" + std::to_string(i) + "]",
-             "base polygon is not convex (this point lies inside the others' hull)");
-      }
+    // The hull is known: the base polygon (every base point must be a corner) and the apex.
+    // qhull would merge the 100,000 coplanar base points for minutes; a 2-D monotone chain
+    // (Andrew's algorithm) orders the base in O(n log n) instead.
+    const Vec3 u = axis.normalized(), v = normal.cross(u);
+    std::vector<std::size_t> order(base.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    const auto uv = [&](std::size_t i) {
+      const Vec3 d = base[i] - base[0];
+      return std::pair<double, double>(d.dot(u), d.dot(v));
+    };
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return uv(a) < uv(b); });
+    const auto cross = [&](std::size_t o, std::size_t a, std::size_t b) {
+      const auto [ox, oy] = uv(o);
+      const auto [ax, ay] = uv(a);
+      const auto [bx, by] = uv(b);
+      return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox);
+    };
+    std::vector<std::size_t> ring(2 * base.size());  // counter-clockwise about `normal`
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {  // lower chain
+      while (k >= 2 && cross(ring[k - 2], ring[k - 1], order[i]) <= 0) --k;
+      ring[k++] = order[i];
     }
-    return hull;
+    for (std::size_t i = order.size() - 1, lower = k + 1; i-- > 0;) {  // upper chain
+      while (k >= lower && cross(ring[k - 2], ring[k - 1], order[i]) <= 0) --k;
+      ring[k++] = order[i];
+    }
+    ring.resize(k - 1);  // the last point repeats the first
+    if (ring.size() != base.size()) {
+      std::vector<bool> corner(base.size(), false);
+      for (const std::size_t i : ring) corner[i] = true;
+      const std::size_t inside =
+          static_cast<std::size_t>(std::find(corner.begin(), corner.end(), false) - corner.begin());
+      fail(mark(base_node[inside], base_node), path + ".base[" + std::to_string(inside) + "]",
+           "base polygon is not convex (this point lies inside the others' hull or on an edge)");
+    }
+    if (normal.dot(apex - base[0]) < 0) std::reverse(ring.begin(), ring.end());
+    // Vertices: the ring, then the apex. Base triangles face away from the apex; the sides
+    // (ring[i], ring[i+1], apex) face out because the ring turns counter-clockwise seen from
+    // the apex.
+    std::vector<Vec3> vertices;
+    vertices.reserve(ring.size() + 1);
+    for (const std::size_t i : ring) vertices.push_back(base[i]);
+    vertices.push_back(apex);
+    const auto m = static_cast<std::uint32_t>(ring.size());
+    std::vector<std::array<std::uint32_t, 3>> triangles;
+    triangles.reserve(2 * ring.size());
+    for (std::uint32_t i = 1; i + 1 < m; ++i) triangles.push_back({0, i + 1, i});
+    for (std::uint32_t i = 0; i < m; ++i) triangles.push_back({i, (i + 1) % m, m});
+    return ConvexPolytope::from_hull_faces(std::move(vertices), std::move(triangles));
   }
 
   ConvexPolytope mesh(const YAML::Node& node, const std::string& path) const {
@@ -447,9 +497,13 @@ class Parser {
           q[i] = number(value[i], value, field + "[" + std::to_string(i) + "]");
         }
         Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
-        const double norm = quat.norm();
-        if (!(norm > 1e-12) || !std::isfinite(norm)) {
-          fail(mark(value, node), field, "quaternion has zero length");
+        // stableNorm: [1e308, 0, 0, 0] and denormal quaternions are valid directions; only an
+        // exact zero has none.
+        const double norm = quat.coeffs().stableNorm();
+        if (!(norm > 0.0) || !std::isfinite(norm)) {
+          fail(mark(value, node), field,
+               "quaternion [w, x, y, z] is all zeros: it gives no rotation (use [1, 0, 0, 0] for "
+               "none)");
         }
         quat.coeffs() /= norm;
         pose.linear() = quat.toRotationMatrix();

@@ -383,7 +383,7 @@ TEST(SceneErrors, TwoRotations) {
 }
 
 TEST(SceneErrors, ZeroQuaternion) {
-  expect_file_error("bad_zero_quaternion.yaml", 5, "obstacles[0].quaternion", "zero length");
+  expect_file_error("bad_zero_quaternion.yaml", 5, "obstacles[0].quaternion", "all zeros");
 }
 
 TEST(SceneErrors, EmptyFile) {
@@ -493,12 +493,10 @@ TEST(SceneErrors, BadPyramids) {
 }
 
 TEST(SceneErrors, BadConvex) {
-  expect_inline_error(
-      "obstacles:\n  - name: c\n    type: convex\n    points: [[0,0,0],[1,0,0],[0,1,0]]\n", 4,
-      "obstacles[0].points", "expected at least 4 points, got 3");
-  expect_inline_error(
-      "obstacles:\n  - name: c\n    type: convex\n    points: [[0,0,0],[1,0,0],[0,1,0],[1,1,0]]\n",
-      4, "obstacles[0].points", "coplanar");
+  expect_inline_error("obstacles:\n  - name: c\n    type: convex\n    points: []\n", 4,
+                      "obstacles[0].points", "expected at least 1 points, got 0");
+  expect_inline_error("obstacles:\n  - name: c\n    type: convex\n    points: [[0,0,0],[1,0]]\n", 4,
+                      "obstacles[0].points[1]", "expected 3 numbers, got 2");
 }
 
 TEST(SceneErrors, WrongKeyForType) {

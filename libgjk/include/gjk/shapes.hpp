@@ -59,6 +59,15 @@ class ConvexPolytope {
   /// built the hull themselves; no check is made that the points are in convex position.
   static ConvexPolytope from_hull_vertices(std::vector<Vec3> vertices);
 
+  /// Takes a solid convex polyhedron given by its vertices and outward-oriented triangles (every
+  /// vertex on some triangle), without a hull computation: adjacency comes from the triangles'
+  /// edges. For callers that know the hull's structure (a pyramid over a convex polygon) where
+  /// qhull's merging of large coplanar faces would take minutes. No convexity check is made;
+  /// throws std::invalid_argument for non-finite vertices, fewer than 4 vertices, no triangles
+  /// or an index out of range.
+  static ConvexPolytope from_hull_faces(std::vector<Vec3> vertices,
+                                        std::vector<std::array<std::uint32_t, 3>> triangles);
+
   const std::vector<Vec3>& vertices() const { return vertices_; }
   /// Vertex i's neighbours are adjacency()[adjacency_offsets()[i] .. adjacency_offsets()[i+1]).
   const std::vector<std::uint32_t>& adjacency() const { return adjacency_; }
