@@ -3,8 +3,14 @@
 #include "gjk/robots/robot_model.hpp"
 
 #include "gjk/robots/mesh_loader.hpp"
+#include "urdf_document.hpp"
 
+#include <console_bridge/console.h>
 #include <urdf_parser/urdf_parser.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
 
 #include <cmath>
 #include <cstdio>
@@ -104,16 +110,57 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
     const size_t slash = rest.find('/');
     const std::string package = rest.substr(0, slash);
     const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
-    for (const std::string& dir : package_dirs) {
-      const fs::path candidate = fs::path(dir) / package / inside;
-      if (exists_quietly(candidate)) return candidate.string();
-      const fs::path flat = fs::path(dir) / inside;  // a search path pointing into the package
-      if (exists_quietly(flat)) return flat.string();
+    if (package.empty() || inside.empty()) {
+      throw ModelError(where + ": '" + uri +
+                       "' must name a package and a file inside it (package://PACKAGE/PATH)");
     }
-    const fs::path relative = fs::path(base_dir) / inside;
-    if (exists_quietly(relative)) return relative.string();
-    throw ModelError(where + ": cannot resolve '" + uri + "' (package '" + package +
-                     "' not found under the package search path; give it to from_urdf_file)");
+    // Where ROS looks: the given folders, then ROS_PACKAGE_PATH (ROS 1) and AMENT_PREFIX_PATH
+    // (ROS 2, <prefix>/share/PACKAGE), then the URDF's own folder (robot description packages
+    // copied without their package layout).
+    std::vector<fs::path> tried;
+    const auto try_dir = [&](const fs::path& package_root) -> std::string {
+      const fs::path candidate = package_root / inside;
+      tried.push_back(package_root);
+      return exists_quietly(candidate) ? candidate.string() : std::string();
+    };
+    const auto env_list = [](const char* variable) {
+      std::vector<std::string> dirs;
+      const char* value = std::getenv(variable);
+      for (std::string list = value ? value : ""; !list.empty();) {
+        const size_t colon = list.find(':');
+        if (colon != 0) dirs.push_back(list.substr(0, colon));
+        list = colon == std::string::npos ? std::string() : list.substr(colon + 1);
+      }
+      return dirs;
+    };
+    for (const std::string& dir : package_dirs) {
+      if (auto found = try_dir(fs::path(dir) / package); !found.empty()) return found;
+      if (auto found = try_dir(dir); !found.empty()) return found;  // a path into the package
+    }
+    for (const std::string& dir : env_list("ROS_PACKAGE_PATH")) {
+      if (fs::path(dir).filename() == package) {
+        if (auto found = try_dir(dir); !found.empty()) return found;
+      }
+      if (auto found = try_dir(fs::path(dir) / package); !found.empty()) return found;
+    }
+    for (const std::string& prefix : env_list("AMENT_PREFIX_PATH")) {
+      if (auto found = try_dir(fs::path(prefix) / "share" / package); !found.empty()) return found;
+    }
+    if (auto found = try_dir(base_dir.empty() ? fs::path(".") : fs::path(base_dir)); !found.empty())
+      return found;
+    // Long names are shortened: the message must fit a terminal line or two.
+    const auto shorten = [](const std::string& text) {
+      return text.size() <= 160
+                 ? text
+                 : text.substr(0, 120) + "...(" + std::to_string(text.size()) + " bytes)";
+    };
+    std::string searched;
+    for (const fs::path& dir : tried) searched += "\n    " + shorten((dir / inside).string());
+    throw ModelError(where + ": cannot find '" + shorten(uri) + "': package '" + shorten(package) +
+                     "' is not in the package search path. Tried:" + searched +
+                     "\n  Give the folder that holds the package with --package-dir DIR (tools) or "
+                     "package_dirs (RobotModel::from_urdf_file), or set ROS_PACKAGE_PATH or "
+                     "AMENT_PREFIX_PATH.");
   }
   const fs::path p(path);
   const fs::path resolved = p.is_absolute() ? p : fs::path(base_dir) / p;
@@ -129,6 +176,10 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
 
 RobotModel RobotModel::from_urdf_file(const std::string& path,
                                       const std::vector<std::string>& package_dirs) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    throw ModelError("URDF '" + path + "': is a directory, not a URDF file");
+  }
   std::ifstream in(path);
   if (!in) throw ModelError("URDF '" + path + "': cannot open the file");
   std::stringstream text;
@@ -140,11 +191,78 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
                                         const std::string& name,
                                         const std::vector<std::string>& package_dirs) {
   check_utf8_text(xml, name);
-  const urdf::ModelInterfaceSharedPtr urdf_model = urdf::parseURDF(xml);
+  detail::check_xml_nesting(xml, name);
+  const detail::DeclaredUrdf declared = detail::read_declared(xml, name);
+  // urdfdom reports through console_bridge (stderr) and skips what it cannot read; its messages
+  // go into our errors instead of the user's terminal.
+  std::string urdfdom_says;
+  urdf::ModelInterfaceSharedPtr urdf_model;
+  {
+    struct Capture : console_bridge::OutputHandler {
+      std::string* text;
+      explicit Capture(std::string* t) : text(t) {}
+      void log(const std::string& message, console_bridge::LogLevel, const char*, int) override {
+        if (!text->empty()) *text += "; ";
+        *text += message;
+      }
+    } capture(&urdfdom_says);
+    static std::mutex console_mutex;  // the handler is process-wide
+    const std::lock_guard<std::mutex> lock(console_mutex);
+    console_bridge::useOutputHandler(&capture);
+    try {
+      urdf_model = urdf::parseURDF(xml);
+    } catch (...) {
+      console_bridge::restorePreviousOutputHandler();
+      throw;
+    }
+    console_bridge::restorePreviousOutputHandler();
+  }
+  const std::string urdfdom_note = urdfdom_says.empty() ? "" : " (urdfdom: " + urdfdom_says + ")";
   if (!urdf_model) {
-    throw ModelError("URDF '" + name +
-                     "': urdfdom could not parse it (malformed XML, unknown joint type, missing "
-                     "link or joint reference; urdfdom's own message is on stderr)");
+    throw ModelError("URDF '" + name + "': urdfdom could not read it" +
+                     (urdfdom_says.empty()
+                          ? " (unknown joint type, missing link or joint reference)"
+                          : urdfdom_note));
+  }
+  // Everything declared must have been loaded: a dropped collision element would make a link
+  // invisible to every clearance and validity check.
+  for (const std::string& link_name : declared.link_order) {
+    const detail::DeclaredLink& link = declared.links.at(link_name);
+    const urdf::LinkConstSharedPtr loaded = urdf_model->getLink(link_name);
+    if (!loaded) {
+      throw ModelError("URDF '" + name + "', line " + std::to_string(link.line) + ": link '" +
+                       link_name + "' was not loaded" + urdfdom_note);
+    }
+    const auto kind = [](const urdf::Geometry* g) -> std::string {
+      if (g == nullptr) return "";
+      switch (g->type) {
+        case urdf::Geometry::SPHERE:
+          return "sphere";
+        case urdf::Geometry::BOX:
+          return "box";
+        case urdf::Geometry::CYLINDER:
+          return "cylinder";
+        case urdf::Geometry::MESH:
+          return "mesh";
+        default:
+          return "?";
+      }
+    };
+    const auto& got = loaded->collision_array;
+    for (size_t k = 0; k < link.collisions.size(); ++k) {
+      const bool same =
+          k < got.size() && got[k] && kind(got[k]->geometry.get()) == link.collisions[k].geometry;
+      if (same) continue;
+      const std::string geometry = link.collisions[k].geometry.empty()
+                                       ? "an empty <geometry>"
+                                       : "<" + link.collisions[k].geometry + ">";
+      throw ModelError("URDF '" + name + "', line " + std::to_string(link.collisions[k].line) +
+                       ": link '" + link_name + "', collision " + std::to_string(k) + " (" +
+                       geometry + ") could not be read" +
+                       (urdfdom_says.empty() ? std::string(": supported geometries are box, "
+                                                           "cylinder, sphere and mesh")
+                                             : urdfdom_note));
+    }
   }
   // urdfdom links own their children (shared_ptr): a joint graph with a cycle, which urdfdom
   // accepts (a joint from a link to itself), would keep its links alive after we reject it.
@@ -181,6 +299,16 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     // Children reversed so that the first child is visited first (stable, readable order).
     for (auto it = link->child_links.rbegin(); it != link->child_links.rend(); ++it)
       stack.push_back(*it);
+  }
+  if (ordered.size() < declared.link_order.size()) {
+    for (const std::string& link_name : declared.link_order) {
+      if (link_ids.count(link_name) != 0) continue;
+      throw ModelError("URDF '" + name + "', line " +
+                       std::to_string(declared.links.at(link_name).line) + ": link '" + link_name +
+                       "' is not connected to the root link '" + root->name +
+                       "' by joints (a joint from a link to itself, or links joined only to each "
+                       "other)");
+    }
   }
   for (const auto& link : ordered) model.links_.push_back(Link{link->name, -1});
 
@@ -255,11 +383,25 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     joint_ids[j.name] = static_cast<int>(model.joints_.size());
     model.joints_.push_back(j);
   }
+  // Configuration vectors follow the URDF document order of the movable joints (what a user
+  // reads in the file, and what ROS's joint_states and MoveIt use), not the tree walk, which
+  // orders siblings by urdfdom's name-sorted maps.
+  std::vector<Joint*> movable;
   for (Joint& j : model.joints_) {
-    if (j.type != JointType::Fixed && !j.is_mimic) {
-      j.q_index = model.num_positions_++;
-      model.position_names_.push_back(j.name);
-    }
+    if (j.type != JointType::Fixed && !j.is_mimic) movable.push_back(&j);
+  }
+  std::unordered_map<std::string, size_t> document_position;
+  for (size_t i = 0; i < declared.joints.size(); ++i)
+    document_position.emplace(declared.joints[i].name, i);
+  std::stable_sort(movable.begin(), movable.end(), [&](const Joint* a, const Joint* b) {
+    const auto pa = document_position.find(a->name), pb = document_position.find(b->name);
+    const size_t ia = pa == document_position.end() ? SIZE_MAX : pa->second;
+    const size_t ib = pb == document_position.end() ? SIZE_MAX : pb->second;
+    return ia < ib;
+  });
+  for (Joint* j : movable) {
+    j->q_index = model.num_positions_++;
+    model.position_names_.push_back(j->name);
   }
   for (const auto& uj : mimics) {
     Joint& j = model.joints_[static_cast<size_t>(joint_ids.at(uj->name))];

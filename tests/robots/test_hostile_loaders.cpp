@@ -8,15 +8,18 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
-#include <random>
-#include <vector>
 #include <clocale>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
 #include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace {
 
@@ -141,16 +144,19 @@ TEST(HostileScene, PyramidHullsMatchQhullOnSmallBases) {
     }
     const auto& hull = std::get<gjk::ConvexPolytope>(scene.obstacles[0].shape.geometry);
     for (const auto& t : hull.triangles()) {
-      const gjk::Vec3 a = hull.vertices()[t[0]], b = hull.vertices()[t[1]], c = hull.vertices()[t[2]];
-      EXPECT_GT((b - a).cross(c - a).dot((a + b + c) / 3 - hull.center()), 0.0) << "trial " << trial;
+      const gjk::Vec3 a = hull.vertices()[t[0]], b = hull.vertices()[t[1]],
+                      c = hull.vertices()[t[2]];
+      EXPECT_GT((b - a).cross(c - a).dot((a + b + c) / 3 - hull.center()), 0.0)
+          << "trial " << trial;
     }
     const gjk::Shape reference = gjk::ConvexPolytope::from_points(points);
     for (int probe = 0; probe < 20; ++probe) {
       const gjk::Vec3 where(4 * unit(rng) - 2, 4 * unit(rng) - 2, 4 * unit(rng) - 2);
       const gjk::Pose at = gjk::pose_from_xyz(where, {0, 0, 0});
       const gjk::Shape point = gjk::Sphere{0.0};
-      const double ours = gjk::signed_distance(scene.obstacles[0].shape, gjk::Pose::Identity(),
-                                               point, at).signed_distance;
+      const double ours =
+          gjk::signed_distance(scene.obstacles[0].shape, gjk::Pose::Identity(), point, at)
+              .signed_distance;
       const double theirs =
           gjk::signed_distance(reference, gjk::Pose::Identity(), point, at).signed_distance;
       EXPECT_NEAR(ours, theirs, 1e-12) << "trial " << trial << " probe " << where.transpose();
@@ -195,6 +201,141 @@ TEST(HostileScene, FlatConvexPointSetsAreObstacles) {
     const double expected = o.name == "point" ? std::hypot(0.2, 2.0) - 1.0 : 1.5;
     EXPECT_NEAR(d.distance, expected, 1e-12) << o.name;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// URDF (issue 15 items 5, 10, 12; issue 16: joint order, package:// messages, console noise)
+
+std::string robot(const std::string& body) {
+  return "<?xml version=\"1.0\"?>\n<robot name=\"r\">\n" + body + "</robot>\n";
+}
+
+const std::string kLimit = "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>";
+
+std::string model_error(const std::string& xml, const std::string& base_dir = ".") {
+  try {
+    (void)RobotModel::from_urdf_string(xml, base_dir, "hostile.urdf");
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+struct UrdfCase {
+  std::string what, xml;
+  std::vector<std::string> fragments;  ///< all must appear in the ModelError message
+};
+
+TEST(HostileUrdf, EveryDeclaredElementIsLoadedOrTheModelIsRejected) {
+  const auto link_with = [](const std::string& collision) {
+    return robot("<link name=\"base\"/>\n<link name=\"arm\">\n<collision>" + collision +
+                 "</collision>\n</link>\n<joint name=\"j\" type=\"revolute\"><parent "
+                 "link=\"base\"/><child link=\"arm\"/><axis xyz=\"0 0 1\"/>" +
+                 kLimit + "</joint>\n");
+  };
+  const std::vector<UrdfCase> cases = {
+      {"NaN radius",
+       link_with("<geometry><sphere radius=\"nan\"/></geometry>"),
+       {"hostile.urdf", "arm", "collision 0"}},
+      {"origin out of range",
+       link_with("<origin xyz=\"1e999 0 0\"/><geometry><box size=\"1 1 1\"/></geometry>"),
+       {"hostile.urdf", "arm", "collision 0"}},
+      {"unknown geometry",
+       link_with("<geometry><capsule radius=\"1\" length=\"2\"/></geometry>"),
+       {"line 5", "link 'arm', collision 0 (<capsule>)"}},
+      {"empty geometry",
+       link_with("<geometry></geometry>"),
+       {"line 5", "link 'arm', collision 0 (an empty <geometry>)"}},
+      {"joint from a link to itself",
+       robot("<link name=\"base\"/>\n<link name=\"loop\"/>\n<joint name=\"j\" type=\"fixed\">"
+             "<parent link=\"loop\"/><child link=\"loop\"/></joint>\n"),
+       {"hostile.urdf"}},
+      {"2-cycle detached from the tree",
+       robot("<link name=\"base\"/>\n<link name=\"a\"/>\n<link name=\"b\"/>\n"
+             "<joint name=\"ab\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+             "<joint name=\"ba\" type=\"fixed\"><parent link=\"b\"/><child link=\"a\"/></joint>\n"),
+       {"hostile.urdf"}},
+      {"100,000 nested elements",
+       [] {
+         std::string deep;
+         for (int i = 0; i < 100000; ++i) deep += "<a>";
+         for (int i = 0; i < 100000; ++i) deep += "</a>";
+         return robot("<link name=\"base\">" + deep + "</link>\n");
+       }(),
+       {"hostile.urdf", "nested deeper than 200 levels"}},
+      {"package without a path",
+       link_with("<geometry><mesh filename=\"package://justapkg\"/></geometry>"),
+       {"package://justapkg", "must name a package and a file inside it"}},
+      {"unknown package",
+       link_with("<geometry><mesh filename=\"package://no_such_pkg/meshes/a.stl\"/></geometry>"),
+       {"package 'no_such_pkg'", "Tried:", "--package-dir", "ROS_PACKAGE_PATH",
+        "AMENT_PREFIX_PATH"}},
+  };
+  for (const UrdfCase& c : cases) {
+    ::testing::internal::CaptureStderr();
+    const std::string message = model_error(c.xml);
+    const std::string console = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(message, "(loaded)") << c.what;
+    for (const std::string& fragment : c.fragments)
+      EXPECT_NE(message.find(fragment), std::string::npos) << c.what << ": " << message;
+    // urdfdom's console lines end up in the message, not on the user's terminal.
+    EXPECT_EQ(console, "") << c.what;
+  }
+}
+
+TEST(HostileUrdf, ADirectoryIsNamedAsSuch) {
+  try {
+    (void)RobotModel::from_urdf_file(GJK_SHARED_ROBOT_MODELS_DIR);
+    ADD_FAILURE() << "loaded a directory";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory, not a URDF file"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(HostileUrdf, PackagesResolveThroughRosPackagePath) {
+  // A package found through ROS_PACKAGE_PATH, as ROS users set it up.
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("gjk_pkg_" + std::to_string(::getpid()));
+  fs::create_directories(root / "my_robot/meshes");
+  fs::copy_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/meshes/collision/link0.stl",
+                root / "my_robot/meshes/link0.stl", fs::copy_options::overwrite_existing);
+  const std::string xml = robot(
+      "<link name=\"base\"><collision><geometry><mesh "
+      "filename=\"package://my_robot/meshes/link0.stl\"/></geometry></collision></link>\n");
+  ::setenv("ROS_PACKAGE_PATH", ("/nonexistent:" + root.string()).c_str(), 1);
+  const RobotModel model = RobotModel::from_urdf_string(xml, "/", "pkg.urdf");
+  ::unsetenv("ROS_PACKAGE_PATH");
+  EXPECT_EQ(model.collision_shapes().size(), 1u);
+  fs::remove_all(root);
+}
+
+TEST(HostileUrdf, ConfigurationsFollowTheDocumentOrderOfMovableJoints) {
+  // Two branches from the base: urdfdom's maps sort siblings by name (a_joint before z_joint);
+  // the configuration follows the file.
+  const std::string xml = robot(
+      "<link name=\"base\"/>\n<link name=\"left\"/>\n<link name=\"right\"/>\n"
+      "<link name=\"tip\"/>\n"
+      "<joint name=\"z_joint\" type=\"revolute\"><parent link=\"base\"/><child "
+      "link=\"left\"/><axis xyz=\"0 0 1\"/>" +
+      kLimit +
+      "</joint>\n"
+      "<joint name=\"m_joint\" type=\"prismatic\"><parent link=\"left\"/><child "
+      "link=\"tip\"/><axis xyz=\"1 0 0\"/>" +
+      kLimit +
+      "</joint>\n"
+      "<joint name=\"a_joint\" type=\"revolute\"><parent link=\"base\"/><child "
+      "link=\"right\"/><axis xyz=\"0 1 0\"/>" +
+      kLimit + "</joint>\n");
+  const RobotModel model = RobotModel::from_urdf_string(xml, ".", "branches.urdf");
+  EXPECT_EQ(model.position_names(), (std::vector<std::string>{"z_joint", "m_joint", "a_joint"}));
+  // And forward kinematics uses that order: q = (0, 0.5, 0) moves the prismatic tip by 0.5 in x.
+  Workspace ws(model);
+  Eigen::VectorXd q(3);
+  q << 0.0, 0.5, 0.0;
+  forward_kinematics(model, q, ws);
+  EXPECT_NEAR(ws.link_poses[static_cast<size_t>(model.link_index("tip"))].translation().x(), 0.5,
+              1e-15);
 }
 
 }  // namespace
