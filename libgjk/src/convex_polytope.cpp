@@ -20,7 +20,7 @@ namespace {
 // Affine dimension of a point set, from the spread along its principal axes. A direction whose
 // extent is below `relative_flatness` times the largest extent counts as flat: such sets are
 // not solid enough for a 3D hull and are handled as polygons, segments or points.
-constexpr double kRelativeFlatness = 1e-10;
+constexpr double kRelativeFlatness = 1e-14;
 
 struct PrincipalFrame {
   double unit;           // largest |coordinate|: the frame works on points / unit
@@ -258,10 +258,19 @@ ConvexPolytope ConvexPolytope::from_hull_faces(
   return hull;
 }
 
+ConvexPolytope ConvexPolytope::scaled(double factor) const {
+  ConvexPolytope copy = *this;
+  for (Vec3& v : copy.vertices_) v *= factor;
+  copy.center_ *= factor;
+  copy.bounding_radius_ *= factor;  // supports of fixed directions do not change with a scale
+  return copy;
+}
+
 void ConvexPolytope::compute_bounding_radius() {
   bounding_radius_ = 0.0;
   for (const Vec3& v : vertices_)
-    bounding_radius_ = std::max(bounding_radius_, (v - center_).norm());
+    bounding_radius_ =
+        std::max(bounding_radius_, (v - center_).stableNorm());  // no overflow at 1e155
   // Supports of the 26 directions of the cube's faces, edges and corners (hill-climbing starts).
   size_t k = 0;
   for (int x = -1; x <= 1; ++x) {

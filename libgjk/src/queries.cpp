@@ -6,7 +6,9 @@
 #include "gjk_loop.hpp"
 #include "minkowski.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace gjk {
 namespace {
@@ -316,46 +318,187 @@ static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, cons
       });
 }
 
-// Public entry points: cold, or warm with the pair's cache.
+namespace {
+
+// Issue 15 item 8: the loops square lengths and multiply three of them (signed volumes), so a
+// pair much larger than 1e76 or smaller than 1e-76 over- or underflows and was answered wrongly
+// (unit spheres 2e154 apart "collided"; bodies of size 1e-100 were "separated"). Such a pair is
+// multiplied by a power of two, which is exact, to unit size before the loops, and the answer
+// divided back. Inside the window nothing changes (one comparison per query).
+constexpr int kSafeExponent = 240;  // |magnitude| in [2^-240, 2^240] ~ [5.7e-73, 1.8e72]
+
+/// Largest coordinate or size of a shape's frame-independent extent (0 for a bare point).
+double shape_magnitude(const Shape& shape) {
+  const double core = std::visit(
+      [](const auto& g) -> double {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          return g.radius;
+        } else if constexpr (std::is_same_v<G, Box>) {
+          return g.half_extents.cwiseAbs().maxCoeff();
+        } else if constexpr (std::is_same_v<G, Capsule> || std::is_same_v<G, Cylinder>) {
+          return std::max(g.radius, g.half_length);
+        } else {
+          return std::max(g.center().cwiseAbs().maxCoeff(), g.bounding_radius());
+        }
+      },
+      shape.geometry);
+  return std::max(core, shape.inflation);
+}
+
+/// The power of two that brings the pair to unit size, or 0 when it is inside the window (or
+/// not finite: the queries then report InvalidInput as before).
+int rescale_exponent(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  const double m =
+      std::max({shape_magnitude(a), shape_magnitude(b), pa.translation().cwiseAbs().maxCoeff(),
+                pb.translation().cwiseAbs().maxCoeff()});
+  if (!(m > 0.0) || !std::isfinite(m)) return 0;
+  const int e = std::ilogb(m);
+  return e > kSafeExponent || e < -kSafeExponent ? -e : 0;
+}
+
+Shape scaled_shape(const Shape& shape, double f) {
+  Shape out = shape;
+  out.inflation *= f;
+  std::visit(
+      [&](auto& g) {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          g.radius *= f;
+        } else if constexpr (std::is_same_v<G, Box>) {
+          g.half_extents *= f;
+        } else if constexpr (std::is_same_v<G, Capsule> || std::is_same_v<G, Cylinder>) {
+          g.radius *= f;
+          g.half_length *= f;
+        } else {
+          g = g.scaled(f);
+        }
+      },
+      out.geometry);
+  return out;
+}
+
+Pose scaled_pose(const Pose& pose, double f) {
+  Pose out = pose;
+  out.translation() *= f;
+  return out;
+}
+
+/// The answer back in the caller's units; an answer that is not representable there (it
+/// overflows) is reported as InvalidInput rather than as a converged infinity.
+template <class R>
+void unscale(R& r, double back) {
+  bool finite = true;
+  const auto length = [&](double& x) {
+    x *= back;
+    finite = finite && !std::isinf(x);
+  };
+  const auto point = [&](Vec3& p) {
+    p *= back;
+    finite = finite && !p.array().isInf().any();
+  };
+  if constexpr (std::is_same_v<R, DistanceResult>) {
+    length(r.distance);
+    length(r.lower_bound);
+    length(r.upper_bound);
+    point(r.point_on_a);
+    point(r.point_on_b);
+  } else if constexpr (std::is_same_v<R, PenetrationResult>) {
+    length(r.depth);
+    length(r.lower_bound);
+    length(r.upper_bound);
+    point(r.point_on_a);
+    point(r.point_on_b);
+  } else if constexpr (std::is_same_v<R, SignedDistanceResult>) {
+    length(r.signed_distance);
+    point(r.point_on_a);
+    point(r.point_on_b);
+  } else if constexpr (std::is_same_v<R, ThresholdResult>) {
+    length(r.lower_bound);
+    length(r.upper_bound);
+  }
+  if (!finite) r.status = Status::InvalidInput;
+}
+
+/// Runs `query(a, pa, b, pb, factor)` on the pair brought to unit size when it lies outside
+/// the safe window, and maps the answer back.
+template <class Query>
+auto in_safe_range(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, Query&& query) {
+  const int e = rescale_exponent(a, pa, b, pb);
+  if (e == 0) return query(a, pa, b, pb, 1.0);
+  const double f = std::ldexp(1.0, e);
+  auto r = query(scaled_shape(a, f), scaled_pose(pa, f), scaled_shape(b, f), scaled_pose(pb, f), f);
+  if (r.status != Status::InvalidInput) unscale(r, std::ldexp(1.0, -e));
+  return r;
+}
+
+}  // namespace
+
+// Public entry points: cold, or warm with the pair's cache; all through in_safe_range.
+
 CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                         const QueryOptions& o) {
-  return collide_impl(a, pa, b, pb, o, nullptr);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return collide_impl(sa, spa, sb, spb, o, nullptr); });
 }
 CollisionResult collide(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                         const QueryOptions& o, WarmStart& cache) {
-  return collide_impl(a, pa, b, pb, o, &cache);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return collide_impl(sa, spa, sb, spb, o, &cache); });
 }
 DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                         const QueryOptions& o) {
-  return distance_impl(a, pa, b, pb, o, nullptr);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return distance_impl(sa, spa, sb, spb, o, nullptr); });
 }
 DistanceResult distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                         const QueryOptions& o, WarmStart& cache) {
-  return distance_impl(a, pa, b, pb, o, &cache);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return distance_impl(sa, spa, sb, spb, o, &cache); });
 }
 PenetrationResult penetration(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                               const QueryOptions& o) {
-  return penetration_impl(a, pa, b, pb, o, nullptr);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return penetration_impl(sa, spa, sb, spb, o, nullptr); });
 }
 PenetrationResult penetration(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                               const QueryOptions& o, WarmStart& cache) {
-  return penetration_impl(a, pa, b, pb, o, &cache);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return penetration_impl(sa, spa, sb, spb, o, &cache); });
 }
 SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                                      const QueryOptions& o) {
-  return signed_distance_impl(a, pa, b, pb, o, nullptr);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return signed_distance_impl(sa, spa, sb, spb, o, nullptr); });
 }
 SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                                      const QueryOptions& o, WarmStart& cache) {
-  return signed_distance_impl(a, pa, b, pb, o, &cache);
+  return in_safe_range(a, pa, b, pb,
+                       [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb,
+                           double) { return signed_distance_impl(sa, spa, sb, spb, o, &cache); });
 }
 ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                             double threshold, const QueryOptions& o) {
-  return closer_than_impl(a, pa, b, pb, threshold, o, nullptr);
+  return in_safe_range(
+      a, pa, b, pb,
+      [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb, double f) {
+        return closer_than_impl(sa, spa, sb, spb, threshold * f, o, nullptr);
+      });
 }
 ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
                             double threshold, const QueryOptions& o, WarmStart& cache) {
-  return closer_than_impl(a, pa, b, pb, threshold, o, &cache);
+  return in_safe_range(
+      a, pa, b, pb,
+      [&](const Shape& sa, const Pose& spa, const Shape& sb, const Pose& spb, double f) {
+        return closer_than_impl(sa, spa, sb, spb, threshold * f, o, &cache);
+      });
 }
 
 }  // namespace gjk

@@ -68,6 +68,11 @@ class ConvexPolytope {
   static ConvexPolytope from_hull_faces(std::vector<Vec3> vertices,
                                         std::vector<std::array<std::uint32_t, 3>> triangles);
 
+  /// The same hull with every coordinate multiplied by `factor` (> 0): adjacency and faces are
+  /// kept, nothing is recomputed. Exact for a power of two when no coordinate over- or
+  /// underflows; the queries use it to bring pairs of extreme size to unit size.
+  ConvexPolytope scaled(double factor) const;
+
   const std::vector<Vec3>& vertices() const { return vertices_; }
   /// Vertex i's neighbours are adjacency()[adjacency_offsets()[i] .. adjacency_offsets()[i+1]).
   const std::vector<std::uint32_t>& adjacency() const { return adjacency_; }
