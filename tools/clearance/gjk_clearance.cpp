@@ -191,7 +191,9 @@ int run(int argc, char** argv) {
       ->required()
       ->type_name("FILE");
   app.add_option("--package-dir", package_dirs,
-                 "folder holding ROS packages, for package:// URIs (repeatable)");
+                 "folder holding ROS packages, for package://PKG/PATH meshes (repeatable); "
+                 "searched first, then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH (PREFIX/share/PKG) "
+                 "and last the URDF's own folder (PATH relative to it)");
   app.add_option("--scene", scene_file,
                  "obstacle scene YAML (robots/scenes/README.md); required unless --list-joints")
       ->type_name("FILE");
