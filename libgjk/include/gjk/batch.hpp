@@ -10,10 +10,10 @@ namespace gjk {
 
 /// One pair to query. The shapes are borrowed: they must outlive the batch call.
 struct PairQuery {
-  const Shape* a = nullptr;
-  Pose pose_a = Pose::Identity();
-  const Shape* b = nullptr;
-  Pose pose_b = Pose::Identity();
+  const Shape* a = nullptr;        ///< shape A (not owned; must outlive the call)
+  Pose pose_a = Pose::Identity();  ///< pose of A in the world
+  const Shape* b = nullptr;        ///< shape B (not owned)
+  Pose pose_b = Pose::Identity();  ///< pose of B in the world
 };
 
 /// `threads` = 0 uses every hardware thread; 1 runs on the calling thread. Results are in the

@@ -27,10 +27,13 @@ class ConvexPolygon {
   /// Throws std::invalid_argument when `points` is empty or holds a non-finite coordinate.
   static ConvexPolygon from_points(const std::vector<Vec2>& points);
 
+  /// The hull's vertices, counter-clockwise.
   const std::vector<Vec2>& vertices() const { return vertices_; }
+  /// Mean of the vertices (an interior point).
   const Vec2& center() const { return center_; }
   /// Largest distance from center() to a vertex (computed once, at construction).
   double bounding_radius() const { return bounding_radius_; }
+  /// Number of vertices.
   int size() const { return static_cast<int>(vertices_.size()); }
 
   /// Index of a vertex maximising <v, d> by scanning all vertices.
@@ -50,31 +53,34 @@ using gjk::SupportMethod;
 /// Smallest polygon for which SupportMethod::Auto climbs instead of scanning.
 constexpr int kHillClimbingMinVertices = 16;
 
+/// Settings of the 2D queries.
 struct Options {
-  int max_iterations = 64;
+  int max_iterations = 64;   ///< iteration cap (Status::MaxIterations when reached)
   double tolerance = 1e-12;  ///< relative duality gap (seed 001 Alg. 1's epsilon)
-  SupportMethod support = SupportMethod::Auto;
+  SupportMethod support = SupportMethod::Auto;  ///< scan or hill climbing (seed 001)
 };
 
+/// Distance between two convex polygons (seed 001, Alg. 1).
 struct DistanceResult {
-  double distance = 0.0;
-  double lower_bound = 0.0;
-  double upper_bound = 0.0;
-  Vec2 point_on_a = Vec2::Zero();  ///< world frame
-  Vec2 point_on_b = Vec2::Zero();
-  Vec2 normal = Vec2::Zero();  ///< unit, from A towards B; zero when they overlap
-  bool collision = false;
-  Feature feature_on_a = Feature::Unknown;
-  Feature feature_on_b = Feature::Unknown;
-  int simplex_size = 0;
-  int iterations = 0;
-  Status status = Status::Converged;
+  double distance = 0.0;                    ///< 0 when they touch or overlap
+  double lower_bound = 0.0;                 ///< certified lower bound
+  double upper_bound = 0.0;                 ///< certified upper bound
+  Vec2 point_on_a = Vec2::Zero();           ///< world frame
+  Vec2 point_on_b = Vec2::Zero();           ///< closest point on B
+  Vec2 normal = Vec2::Zero();               ///< unit, from A towards B; zero when they overlap
+  bool collision = false;                   ///< they touch or overlap
+  Feature feature_on_a = Feature::Unknown;  ///< feature of A at the witness point
+  Feature feature_on_b = Feature::Unknown;  ///< feature of B at the witness point
+  int simplex_size = 0;                     ///< points of the final simplex (1-3)
+  int iterations = 0;                       ///< GJK iterations
+  Status status = Status::Converged;        ///< how the loop ended
 };
 
+/// Whether two convex polygons intersect (seed 001, Alg. 6).
 struct CollisionResult {
-  bool collision = false;
-  int iterations = 0;
-  Status status = Status::Converged;
+  bool collision = false;             ///< they touch or overlap
+  int iterations = 0;                 ///< GJK iterations
+  Status status = Status::Converged;  ///< how the loop ended
 };
 
 /// Seed 001 Alg. 1 with the barycode sub-distance of Algs. 2-5.

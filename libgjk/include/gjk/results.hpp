@@ -44,8 +44,9 @@ const char* to_string(Feature feature);
 /// Query settings. Caps below 1 and negative or non-finite tolerances make every query return
 /// Status::InvalidInput (never an exception).
 struct QueryOptions {
-  SimplexSolver solver = SimplexSolver::SignedVolumes;
-  SupportMethod support = SupportMethod::Auto;
+  SimplexSolver solver =
+      SimplexSolver::SignedVolumes;             ///< sub-distance solver (all give the same answers)
+  SupportMethod support = SupportMethod::Auto;  ///< support on hulls: scan or hill climbing
   int max_iterations = 128;      ///< GJK iterations; the polytope case needs far fewer
   int max_epa_iterations = 512;  ///< EPA expansions (each adds one vertex)
   /// Relative duality-gap tolerance: GJK stops once upper - lower <= tolerance * scale, where
@@ -61,20 +62,21 @@ struct QueryOptions {
 /// tolerances, only faster. A cache holding indices that do not fit the shapes (another pair's)
 /// is ignored, never trusted. Not thread-safe: one cache per pair per thread.
 struct WarmStart {
-  int size = 0;  ///< vertices of the cached simplex; 0 = cold
-  std::array<int, 4> index_a{};
-  std::array<int, 4> index_b{};
+  int size = 0;                   ///< vertices of the cached simplex; 0 = cold
+  std::array<int, 4> index_a{};   ///< hull vertex indices of A in the cached simplex
+  std::array<int, 4> index_b{};   ///< hull vertex indices of B in the cached simplex
   Vec3 direction = Vec3::Zero();  ///< last closest point of A-B (A's frame): curved cores' start
   int hint_a = 0;                 ///< hill-climbing start on A
   int hint_b = 0;                 ///< hill-climbing start on B
+  /// Forgets the pair: the next query starts cold.
   void reset() { *this = WarmStart{}; }
 };
 
 /// Boolean collision (seed 000 Alg. 2, seed 001 Alg. 6).
 struct CollisionResult {
-  bool collision = false;
-  int iterations = 0;
-  Status status = Status::Converged;
+  bool collision = false;             ///< the bodies touch or overlap
+  int iterations = 0;                 ///< GJK iterations
+  Status status = Status::Converged;  ///< how the loop ended
   /// When separated: a unit direction n (world frame, from A towards B) with the bodies on
   /// opposite sides of a plane normal to n. Zero when in collision.
   Vec3 separating_direction = Vec3::Zero();
@@ -87,18 +89,20 @@ struct DistanceResult {
   /// Certified bracket: the true distance lies in [lower_bound, upper_bound] (GJK's duality
   /// gap), whatever the status, except for InvalidInput.
   double lower_bound = 0.0;
-  double upper_bound = std::numeric_limits<double>::infinity();
-  Vec3 point_on_a = Vec3::Zero();  ///< world frame
-  Vec3 point_on_b = Vec3::Zero();  ///< world frame
+  double upper_bound =
+      std::numeric_limits<double>::infinity();  ///< certified upper bound (the distance of the
+                                                ///< witness points)
+  Vec3 point_on_a = Vec3::Zero();               ///< world frame
+  Vec3 point_on_b = Vec3::Zero();               ///< world frame
   /// Unit vector from A towards B: (point_on_b - point_on_a) / distance when apart. When the
   /// bodies overlap it is zero (ask penetration() for a direction).
   Vec3 normal = Vec3::Zero();
-  bool collision = false;  ///< the bodies touch or overlap (distance <= tolerance)
-  Feature feature_on_a = Feature::Unknown;
-  Feature feature_on_b = Feature::Unknown;
+  bool collision = false;                   ///< the bodies touch or overlap (distance <= tolerance)
+  Feature feature_on_a = Feature::Unknown;  ///< feature of A at its witness point
+  Feature feature_on_b = Feature::Unknown;  ///< feature of B at its witness point
   int simplex_size = 0;  ///< vertices of the final simplex: 1 vertex, 2 edge, 3 face of A-B
-  int iterations = 0;
-  Status status = Status::Converged;
+  int iterations = 0;    ///< GJK iterations
+  Status status = Status::Converged;  ///< how the loop ended
 };
 
 /// Penetration by EPA (seed 000 section 3, Alg. 3, eqs. 32-35).
@@ -115,29 +119,31 @@ struct PenetrationResult {
   /// lower bound; every support value is an upper bound. They meet on convergence; on curved
   /// cores or at the iteration cap `depth` is the upper bound, whose translation does separate.
   double lower_bound = 0.0;
-  double upper_bound = 0.0;
-  int iterations = 0;
-  Status status = Status::Converged;
+  double upper_bound = 0.0;           ///< upper bound on the depth
+  int iterations = 0;                 ///< GJK + EPA iterations
+  Status status = Status::Converged;  ///< how the loops ended
 };
 
 /// Signed distance: distance when apart, minus the penetration depth when overlapping.
 struct SignedDistanceResult {
-  double signed_distance = 0.0;
-  Vec3 point_on_a = Vec3::Zero();
-  Vec3 point_on_b = Vec3::Zero();
+  double signed_distance =
+      0.0;  ///< distance when apart (> 0), minus the depth when overlapping (< 0)
+  Vec3 point_on_a = Vec3::Zero();  ///< witness point on A, world frame
+  Vec3 point_on_b = Vec3::Zero();  ///< witness point on B, world frame
   /// Unit direction from A towards B in which the signed distance grows fastest (moving B).
   Vec3 normal = Vec3::Zero();
-  int iterations = 0;
-  Status status = Status::Converged;
+  int iterations = 0;                 ///< GJK (+ EPA) iterations
+  Status status = Status::Converged;  ///< how the loops ended
 };
 
 /// Answer of "are they closer than threshold?".
 struct ThresholdResult {
-  bool closer = false;  ///< true: distance < threshold (certified by an upper bound)
-  double lower_bound = 0.0;
-  double upper_bound = std::numeric_limits<double>::infinity();
-  int iterations = 0;
-  Status status = Status::Converged;
+  bool closer = false;       ///< true: distance < threshold (certified by an upper bound)
+  double lower_bound = 0.0;  ///< certified lower bound on the distance
+  double upper_bound =
+      std::numeric_limits<double>::infinity();  ///< certified upper bound on the distance
+  int iterations = 0;                           ///< GJK iterations
+  Status status = Status::Converged;            ///< how the loop ended
 };
 
 }  // namespace gjk

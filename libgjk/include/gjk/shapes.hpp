@@ -22,24 +22,24 @@ using Pose = Eigen::Isometry3d;
 
 /// Ball of `radius` around the frame origin. Core: a point.
 struct Sphere {
-  double radius = 0.0;
+  double radius = 0.0;  ///< >= 0
 };
 
 /// Axis-aligned box in its own frame, centred at the origin.
 struct Box {
-  Vec3 half_extents = Vec3::Zero();
+  Vec3 half_extents = Vec3::Zero();  ///< >= 0 in each axis
 };
 
 /// Segment from (0,0,-half_length) to (0,0,+half_length), inflated by `radius`.
 struct Capsule {
-  double radius = 0.0;
-  double half_length = 0.0;
+  double radius = 0.0;       ///< >= 0
+  double half_length = 0.0;  ///< >= 0; the segment runs from z = -half_length to +half_length
 };
 
 /// Solid cylinder around the z axis, centred at the origin.
 struct Cylinder {
-  double radius = 0.0;
-  double half_length = 0.0;
+  double radius = 0.0;       ///< >= 0
+  double half_length = 0.0;  ///< >= 0; z in [-half_length, half_length]
 };
 
 /// Convex hull of a point set, with the vertex adjacency of the hull (for hill climbing,
@@ -73,9 +73,11 @@ class ConvexPolytope {
   /// underflows; the queries use it to bring pairs of extreme size to unit size.
   ConvexPolytope scaled(double factor) const;
 
+  /// The hull's vertices (the extreme input points).
   const std::vector<Vec3>& vertices() const { return vertices_; }
   /// Vertex i's neighbours are adjacency()[adjacency_offsets()[i] .. adjacency_offsets()[i+1]).
   const std::vector<std::uint32_t>& adjacency() const { return adjacency_; }
+  /// Offsets into adjacency(), one per vertex plus one.
   const std::vector<std::uint32_t>& adjacency_offsets() const { return adjacency_offsets_; }
   /// Outward-oriented triangles of the hull (indices into vertices()); empty when flat.
   const std::vector<std::array<std::uint32_t, 3>>& triangles() const { return triangles_; }
@@ -110,11 +112,12 @@ using Geometry = std::variant<Sphere, Box, Capsule, Cylinder, ConvexPolytope>;
 
 /// A geometry with an extra inflation radius (0 for the plain geometry).
 struct Shape {
-  Geometry geometry;
-  double inflation = 0.0;
+  Geometry geometry;       ///< the core shape
+  double inflation = 0.0;  ///< radius swept around the core (>= 0)
 
   Shape() : geometry(Sphere{}) {}
   template <class G, class = std::enable_if_t<!std::is_same_v<std::decay_t<G>, Shape>>>
+  /// Any geometry, optionally inflated by `inflation_radius`.
   Shape(G&& g, double inflation_radius = 0.0)  // NOLINT: implicit from any geometry is intended
       : geometry(std::forward<G>(g)), inflation(inflation_radius) {}
 };

@@ -20,23 +20,26 @@ namespace gjk {
 /// w = a - b. Indices are the support vertices' indices in each body (-1 on curved cores), so a
 /// repeated support can be recognised exactly (seed 002 section 2) and cached for warm start.
 struct SupportPoint {
-  Vec3 w = Vec3::Zero();
-  Vec3 a = Vec3::Zero();
-  Vec3 b = Vec3::Zero();
-  int index_a = -1;
-  int index_b = -1;
+  Vec3 w = Vec3::Zero();  ///< Minkowski difference point a - b
+  Vec3 a = Vec3::Zero();  ///< support point of A
+  Vec3 b = Vec3::Zero();  ///< support point of B
+  int index_a = -1;       ///< hull vertex index of a (-1: not a hull)
+  int index_b = -1;       ///< hull vertex index of b
 };
 
+/// The GJK simplex: 1 to 4 support points.
 struct Simplex {
-  std::array<SupportPoint, 4> points;
-  std::array<double, 4> lambda{};  ///< barycentric coordinates of v after solving
-  int size = 0;
+  std::array<SupportPoint, 4> points;  ///< the first `size` are used
+  std::array<double, 4> lambda{};      ///< barycentric coordinates of v after solving
+  int size = 0;                        ///< number of points (0-4)
 
+  /// Appends a point (size must be < 4).
   void push_back(const SupportPoint& p) { points[static_cast<size_t>(size++)] = p; }
   /// sum_i lambda_i * w_i (seed 000 eq. 29)
   Vec3 closest_point() const;
   /// sum_i lambda_i * a_i and sum_i lambda_i * b_i (seed 000 eqs. 30-31)
   Vec3 point_on_a() const;
+  /// The closest point on B from the barycentric weights (see point_on_a()).
   Vec3 point_on_b() const;
 };
 

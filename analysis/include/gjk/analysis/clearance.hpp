@@ -47,17 +47,18 @@ struct PathState {
 /// A row that was rejected; `message` has no file name, e.g.
 /// "column 2 (joint2): expected a number, got 'abc'".
 struct RowError {
-  long line = 0;
-  std::string message;
+  long line = 0;        ///< line in the path file (1-based)
+  std::string message;  ///< what is wrong with the row
 };
 
 /// A joint held at one value for the whole path (a joint the path has no column for, e.g. the
 /// Panda's fingers in a 7-column arm path).
 struct FixedJoint {
-  std::string name;
-  double value = 0.0;
+  std::string name;    ///< joint name, as in the URDF
+  double value = 0.0;  ///< its value: radians or metres
 };
 
+/// How a path file is read.
 struct PathOptions {
   /// Joints not read from the file. A header must not name them; a headerless file has one
   /// column per remaining joint, in model order.
@@ -69,11 +70,11 @@ struct PathOptions {
 
 /// What the outputs say about a path besides its states.
 struct PathInfo {
-  std::string name;  ///< the file name used in messages
-  size_t bad_rows = 0;
-  bool has_header = false;
-  bool has_time = false;  ///< a `t` or `time` column was given
-  std::string time_column;
+  std::string name;         ///< the file name used in messages
+  size_t bad_rows = 0;      ///< rows rejected (each reported once)
+  bool has_header = false;  ///< the file started with a row of joint names
+  bool has_time = false;    ///< a `t` or `time` column was given
+  std::string time_column;  ///< the time column's name as written in the header (`t` or `time`)
 };
 
 /// Where the analysis gets its states from, one at a time.
@@ -89,6 +90,7 @@ class StateSource {
 /// The states of a vector, in order (the vector must outlive the source).
 class VectorSource : public StateSource {
  public:
+  /// Reads `states` in order; the vector must outlive the source.
   explicit VectorSource(const std::vector<PathState>& states) : states_(states) {}
   bool next(PathState& state) override;
   double fraction_done() const override;
@@ -109,6 +111,8 @@ class VectorSource : public StateSource {
 /// for a bad header or bad fixed joints.
 class PathReader : public StateSource {
  public:
+  /// Reads the path text from `in`; `name` is the file name used in messages. Throws PathError
+  /// for a bad header or bad fixed joints.
   PathReader(std::istream& in, std::string name, const gjk::robots::RobotModel& model,
              PathOptions options = {});
   /// Opens a file; throws PathError naming it when it cannot be read.
@@ -123,6 +127,7 @@ class PathReader : public StateSource {
   bool next(PathState& state) override;
   double fraction_done() const override;
 
+  /// Name, header and bad-row count of the path read so far.
   const PathInfo& info() const { return info_; }
   /// Bad rows so far, when PathOptions::on_error is empty.
   const std::vector<RowError>& errors() const { return errors_; }
@@ -136,15 +141,16 @@ class PathReader : public StateSource {
 
 /// A whole path in memory (for short paths and tests; long paths go through PathReader).
 struct Path {
-  std::string name;  ///< the file name used in messages
-  std::vector<PathState> states;
-  std::vector<RowError> errors;
-  bool has_header = false;
-  bool has_time = false;  ///< a `t` or `time` column was given
-  std::string time_column;
+  std::string name;               ///< the file name used in messages
+  std::vector<PathState> states;  ///< the good states, in file order
+  std::vector<RowError> errors;   ///< the rejected rows
+  bool has_header = false;        ///< the file started with a row of joint names
+  bool has_time = false;          ///< a `t` or `time` column was given
+  std::string time_column;        ///< the time column's name as written in the header
 
   /// "NAME:LINE: MESSAGE" for error `i`, the form printed on stderr.
   std::string error_text(size_t i) const;
+  /// The PathInfo of this path (for the outputs).
   PathInfo info() const;
 };
 
@@ -176,48 +182,51 @@ struct PairRecord {
   double distance = std::numeric_limits<double>::infinity();  ///< signed: < 0 is penetration
   gjk::Vec3 point_on_link = gjk::Vec3::Zero();                ///< world frame
   gjk::Vec3 point_on_obstacle = gjk::Vec3::Zero();            ///< world frame
-  gjk::Vec3 normal = gjk::Vec3::Zero();  ///< unit, from the link towards the obstacle
-  gjk::Status status = gjk::Status::Converged;
+  gjk::Vec3 normal = gjk::Vec3::Zero();         ///< unit, from the link towards the obstacle
+  gjk::Status status = gjk::Status::Converged;  ///< the engine's status for this pair
 };
 
 /// One analysed state: its clearance is the distance of its worst (closest) pair.
 struct StateRecord {
-  size_t index = 0;  ///< 0-based state index (AnalysisOptions::first_index + position in run)
-  long line = 0;     ///< line in the path file
-  double time = 0.0;
-  size_t pairs = 0;  ///< pairs with an exact distance (within the cutoff)
+  size_t index = 0;   ///< 0-based state index (AnalysisOptions::first_index + position in run)
+  long line = 0;      ///< line in the path file
+  double time = 0.0;  ///< value of the path's time column (0 without one)
+  size_t pairs = 0;   ///< pairs with an exact distance (within the cutoff)
   /// The closest pair (the first in (shape, obstacle) order on a tie); shape < 0 when no pair is
   /// within the cutoff.
   PairRecord worst;
+  /// Whether any pair was within the cutoff (worst is meaningful).
   bool has_worst() const { return worst.shape >= 0; }
 };
 
 /// The smallest distance seen and where (state < 0: none seen).
 struct Minimum {
-  long state = -1;  ///< state index
-  long line = 0;
-  double time = 0.0;
-  PairRecord pair;
+  long state = -1;    ///< state index
+  long line = 0;      ///< line in the path file
+  double time = 0.0;  ///< time column value
+  PairRecord pair;    ///< the pair at the minimum
+  /// Whether a minimum was seen.
   bool found() const { return state >= 0; }
 };
 
 /// A state that failed a check (state < 0: none did).
 struct StateRef {
-  long state = -1;
-  long line = 0;
-  double time = 0.0;
-  double distance = 0.0;
+  long state = -1;        ///< state index; < 0 when no state failed
+  long line = 0;          ///< line in the path file
+  double time = 0.0;      ///< time column value
+  double distance = 0.0;  ///< its clearance (signed distance of its worst pair)
+  /// Whether a state failed the check.
   bool found() const { return state >= 0; }
 };
 
 /// The results of a block of consecutive states.
 struct ResultBlock {
-  const StateRecord* states = nullptr;
-  size_t count = 0;
+  const StateRecord* states = nullptr;  ///< the block's states, in path order
+  size_t count = 0;                     ///< number of states
   /// All pairs of the block (when the sink wants_pairs()), state after state; those of state k
   /// are [pair_begin[k], pair_begin[k + 1]).
   const PairRecord* pairs = nullptr;
-  const size_t* pair_begin = nullptr;
+  const size_t* pair_begin = nullptr;  ///< count + 1 offsets into `pairs`
 };
 
 /// Receives the results as they are computed, block by block in path order, on the thread that
@@ -236,8 +245,11 @@ class AnalysisSink {
     (void)block;
     (void)prepared;
   }
+  /// Receives one block in path order; the default calls on_state() and on_pair().
   virtual void on_block(const ResultBlock& block, const std::vector<std::string>& prepared);
+  /// Receives one analysed state (from the default on_block()).
   virtual void on_state(const StateRecord& state) { (void)state; }
+  /// Receives one pair of `state` (from the default on_block(), when wants_pairs()).
   virtual void on_pair(const StateRecord& state, const PairRecord& pair) {
     (void)state;
     (void)pair;
@@ -248,18 +260,21 @@ class AnalysisSink {
 class CollectingSink : public AnalysisSink {
  public:
   bool wants_pairs() const override { return true; }
+  /// Appends the state to `states`.
   void on_state(const StateRecord& state) override;
+  /// Appends the pair to `pairs` of its state.
   void on_pair(const StateRecord& state, const PairRecord& pair) override;
-  std::vector<StateRecord> states;
+  std::vector<StateRecord> states;             ///< every state, in path order
   std::vector<std::vector<PairRecord>> pairs;  ///< per state
 };
 
 /// Progress of a run.
 struct Progress {
-  size_t states_done = 0;
+  size_t states_done = 0;  ///< states analysed so far
   double fraction = -1.0;  ///< of the input consumed (StateSource::fraction_done), < 0: unknown
 };
 
+/// Settings of analyse().
 struct AnalysisOptions {
   /// Worker threads computing blocks (the calling thread reads states and feeds the sink).
   /// Capped at 4 x std::thread::hardware_concurrency() and at the number of blocks when the
@@ -272,7 +287,9 @@ struct AnalysisOptions {
   /// Index of the first state of this run, for shards of a longer path. A shard that starts at
   /// a multiple of block_size gives the same records as the unsharded run.
   size_t first_index = 0;
-  double cutoff = std::numeric_limits<double>::infinity();
+  double cutoff =
+      std::numeric_limits<double>::infinity();  ///< pairs farther apart than this (metres) are not
+                                                ///< measured exactly; +inf: none
   /// States whose clearance is below this are counted (Analysis::states_below_margin);
   /// -infinity: no margin. Must not exceed the cutoff (farther pairs are not measured).
   double margin = -std::numeric_limits<double>::infinity();
@@ -280,24 +297,27 @@ struct AnalysisOptions {
   std::function<void(const Progress&)> progress;
 };
 
+/// Totals of a run: collisions, margin violations and minima (per state and per (link,
+/// obstacle)).
 struct Analysis {
-  size_t states = 0;
+  size_t states = 0;               ///< states analysed
   size_t pairs = 0;                ///< pairs with an exact distance (within the cutoff)
   size_t states_in_collision = 0;  ///< states with a pair at distance < 0
-  StateRef first_collision;
+  StateRef first_collision;        ///< the first state in collision
   double margin = -std::numeric_limits<double>::infinity();  ///< AnalysisOptions::margin
   size_t states_below_margin = 0;  ///< states with clearance < margin (collisions included)
-  StateRef first_below_margin;
-  Minimum overall;
+  StateRef first_below_margin;     ///< the first state below the margin
+  Minimum overall;                 ///< the smallest clearance over the path and where
   /// Per (link, obstacle): index link * num_obstacles + obstacle.
   std::vector<Minimum> per_link_obstacle;
-  size_t num_obstacles = 0;
-  int threads = 1;  ///< worker threads actually used
-  size_t blocks = 0;
-  double seconds = 0.0;
+  size_t num_obstacles = 0;  ///< obstacles in the scene (stride of per_link_obstacle)
+  int threads = 1;           ///< worker threads actually used
+  size_t blocks = 0;         ///< blocks computed
+  double seconds = 0.0;      ///< wall time of the run, s
   /// Per worker thread: wall time spent computing blocks, and its CPU time
   /// (CLOCK_THREAD_CPUTIME_ID: the cost without the waiting on a shared, busy machine).
-  std::vector<double> thread_seconds, thread_cpu_seconds;
+  std::vector<double> thread_seconds;      ///< wall time per worker thread, s
+  std::vector<double> thread_cpu_seconds;  ///< CPU time per worker thread, s
 };
 
 /// Distances of every (link collision shape, obstacle) pair at every state of `source`, streamed
@@ -335,6 +355,8 @@ std::string shape_label(const gjk::robots::RobotModel& model, int shape);
 /// the shortest text that reads back as the same double. The header is written at construction.
 class CsvWriter : public AnalysisSink {
  public:
+  /// Writes the per-pair CSV to `pairs` and the per-state CSV to `states` (either may be null),
+  /// with a `t` column when `time_column`.
   CsvWriter(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene, bool time_column,
             std::ostream* pairs, std::ostream* states);
   bool wants_pairs() const override { return pairs_ != nullptr; }
@@ -360,8 +382,11 @@ class AtomicFile {
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
+  /// The stream writing to the temporary file.
   std::ostream& stream();
+  /// The final file name.
   const std::string& path() const { return path_; }
+  /// The temporary file name (same folder).
   const std::string& temp_path() const { return temp_; }
   /// Flushes, closes and renames; throws OutputError on any write error.
   void commit();
@@ -382,7 +407,8 @@ class OutputError : public std::runtime_error {
 
 /// What the summary mentions besides the analysis.
 struct SummaryInputs {
-  std::string urdf, scene;
+  std::string urdf;   ///< the robot file, as given
+  std::string scene;  ///< the scene file, as given
   /// Decimals of distances and coordinates in the text summary: 3 = millimetres for metres.
   int precision = 3;
 };

@@ -49,17 +49,22 @@ struct CollisionSettings {
   std::vector<std::pair<std::string, std::string>> allowed_self_pairs;
   /// Positions held fixed (not in the OMPL state); pass the same map to make_state_space.
   FixedPositions fixed_positions;
-  QueryOptions query;
+  QueryOptions query;  ///< settings of every distance query
 };
 
 /// The robot, its scene and the pairs to check: immutable and shared between threads.
 class CollisionModel {
  public:
+  /// Precomputes the checked pairs and bounding balls for `model` among `scene`.
   CollisionModel(std::shared_ptr<const robots::RobotModel> model,
                  std::shared_ptr<const robots::Scene> scene, CollisionSettings settings = {});
+  /// The robot.
   const robots::RobotModel& model() const { return *model_; }
+  /// The obstacles.
   const robots::Scene& scene() const { return *scene_; }
+  /// The settings given at construction.
   const CollisionSettings& settings() const { return settings_; }
+  /// Self-collision pairs checked (collision shape indices), adjacent links left out.
   const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
   /// Model position index of each OMPL state dimension.
   const std::vector<int>& active_positions() const { return active_; }
@@ -74,9 +79,10 @@ class CollisionModel {
   /// A ball holding the body: centre in the body's frame, radius. Lets far pairs be passed over
   /// without a GJK query.
   struct BoundingBall {
-    Vec3 centre = Vec3::Zero();
-    double radius = 0.0;
+    Vec3 centre = Vec3::Zero();  ///< centre in the link frame
+    double radius = 0.0;         ///< radius (covers the inflated shape)
   };
+  /// One bounding ball per collision shape (pre-test before GJK).
   const std::vector<BoundingBall>& shape_balls() const { return shape_balls_; }
   /// Obstacle balls with the centre in the world.
   const std::vector<BoundingBall>& obstacle_balls() const { return obstacle_balls_; }
@@ -96,30 +102,38 @@ class CollisionModel {
 /// The closest pair at a configuration: a link shape against an obstacle, or two link shapes.
 struct ClosestPair {
   robots::PairDistance pair;  ///< for a self pair, `obstacle` holds the second shape's index
-  bool self = false;
+  bool self = false;          ///< true: two link shapes; false: a link shape and an obstacle
 };
 
 /// Per-thread scratch (kinematics workspace, warm-start caches); lent out by a pool so the
 /// OMPL classes stay thread-safe as OMPL requires.
 struct QueryContext;
 
+/// Per-thread query contexts (workspaces, warm starts), lent out so that the OMPL classes stay
+/// thread-safe; a context returns to the pool when its Lease ends.
 class ContextPool {
  public:
+  /// A pool for `collision`; contexts are created on demand.
   explicit ContextPool(std::shared_ptr<const CollisionModel> collision);
   ~ContextPool();
+  /// A borrowed context; returned to the pool on destruction.
   class Lease {
    public:
+    /// Takes `context` from `pool`.
     Lease(ContextPool& pool, std::unique_ptr<QueryContext> context);
     ~Lease();
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
+    /// The context.
     QueryContext& operator*() const { return *context_; }
+    /// The context.
     QueryContext* operator->() const { return context_.get(); }
 
    private:
     ContextPool& pool_;
     std::unique_ptr<QueryContext> context_;
   };
+  /// Borrows a context (creates one when all are in use).
   Lease acquire();
 
  private:
@@ -134,22 +148,31 @@ class ContextPool {
 /// the four-argument isValid() also proposes a valid state along the clearance gradient.
 class StateValidityChecker : public ompl::base::StateValidityChecker {
  public:
+  /// Checks states of `si` against `collision` (the space must come from make_state_space).
   StateValidityChecker(const ompl::base::SpaceInformationPtr& si,
                        std::shared_ptr<const CollisionModel> collision);
 
+  /// True when every checked pair is farther apart than the margin.
   bool isValid(const ompl::base::State* state) const override;
+  /// As isValid(state), and `dist` = the state's exact clearance.
   bool isValid(const ompl::base::State* state, double& dist) const override;
+  /// As isValid(state, dist); when invalid, proposes in `validState` a state moved along the
+  /// clearance gradient out of collision (`validStateAvailable`).
   bool isValid(const ompl::base::State* state, double& dist, ompl::base::State* validState,
                bool& validStateAvailable) const override;
+  /// Exact minimum signed distance over the checked pairs; -inf for invalid states.
   double clearance(const ompl::base::State* state) const override;
+  /// As clearance(state), and proposes a valid state when the state is invalid.
   double clearance(const ompl::base::State* state, ompl::base::State* validState,
                    bool& validStateAvailable) const override;
 
   /// The closest pair with its gradient d clearance / d q (full joint vectors from here on).
   ClosestPair closest(const Eigen::VectorXd& q) const;
+  /// isValid on a full joint vector.
   bool is_valid(const Eigen::VectorXd& q) const;
   /// The full joint vector of a state (fixed positions filled in).
   Eigen::VectorXd to_vector(const ompl::base::State* state) const;
+  /// The collision model checked against.
   const CollisionModel& collision() const { return *collision_; }
 
  private:
@@ -160,6 +183,7 @@ class StateValidityChecker : public ompl::base::StateValidityChecker {
   mutable ContextPool pool_;
 };
 
+/// Settings of the certified motion check.
 struct CertifiedMotionOptions {
   /// A motion whose certification would need more configurations than this is rejected
   /// (reported as not certified), so a motion grazing an obstacle cannot stall the planner: a
@@ -169,7 +193,7 @@ struct CertifiedMotionOptions {
 
 /// Statistics of one certified check (for benchmarks and diagnostics).
 struct MotionCertificate {
-  bool valid = false;
+  bool valid = false;          ///< the whole motion is certified free of collision
   bool step_limit = false;     ///< rejected because max_steps ran out
   int steps = 0;               ///< configurations at which distances were computed
   int pair_queries = 0;        ///< distance queries over all pairs and configurations
@@ -185,11 +209,15 @@ struct MotionCertificate {
 /// DiscreteMotionValidator at any resolution.
 class CertifiedMotionValidator : public ompl::base::MotionValidator {
  public:
+  /// Certifies motions of `si` against `collision` by conservative advancement.
   CertifiedMotionValidator(const ompl::base::SpaceInformationPtr& si,
                            std::shared_ptr<const CollisionModel> collision,
                            CertifiedMotionOptions options = {});
 
+  /// True when the straight motion from s1 to s2 is certified collision-free.
   bool checkMotion(const ompl::base::State* s1, const ompl::base::State* s2) const override;
+  /// As checkMotion(s1, s2); when it is not, `last_valid` holds the last certified state and
+  /// its fraction of the motion.
   bool checkMotion(const ompl::base::State* s1, const ompl::base::State* s2,
                    std::pair<ompl::base::State*, double>& lastValid) const override;
 
@@ -208,8 +236,10 @@ class CertifiedMotionValidator : public ompl::base::MotionValidator {
 /// clearance(), so install a gjk::planner::StateValidityChecker first.
 class ClearanceObjective : public ompl::base::StateCostIntegralObjective {
  public:
+  /// The potential of seed 002 over pairs within `d0` (m) of each other, integrated along paths.
   explicit ClearanceObjective(const ompl::base::SpaceInformationPtr& si, double d0 = 0.5,
                               double min_clearance = 1e-3);
+  /// Potential of one state (0 when every pair is farther than d0).
   ompl::base::Cost stateCost(const ompl::base::State* s) const override;
 
  private:

@@ -35,8 +35,8 @@ double pair_potential_slope(double distance, const PotentialField& field);
 /// several collision shapes counts once, through its closest shape (so a joint housing and the
 /// link body next to it do not double the field). Pairs within d0 must carry their gradient.
 struct Potential {
-  double value = 0.0;
-  Eigen::VectorXd gradient;
+  double value = 0.0;        ///< H(q)
+  Eigen::VectorXd gradient;  ///< dH/dq, one entry per joint position
 };
 Potential total_potential(const robots::RobotModel& model, size_t num_obstacles,
                           const std::vector<robots::PairDistance>& pairs,
@@ -44,18 +44,19 @@ Potential total_potential(const robots::RobotModel& model, size_t num_obstacles,
 
 /// The tracked point: `offset` in the frame of `link`.
 struct EndEffector {
-  int link = -1;
-  Vec3 offset = Vec3::Zero();
+  int link = -1;               ///< link index of the end effector
+  Vec3 offset = Vec3::Zero();  ///< point of that link, link frame
 };
 
+/// Settings of the velocity inversion (seed 002 eq. 6).
 struct VelocityInversionOptions {
-  double k = -1.0;  ///< null-space gain; negative descends H (the seed uses −1)
-  PotentialField field;
+  double k = -1.0;       ///< null-space gain; negative descends H (the seed uses −1)
+  PotentialField field;  ///< the potential H and its range d0
   /// Damped least squares: below `singular_threshold` for the smallest singular value of J the
   /// damping grows smoothly to `max_damping` (λ² = (1 − (σ/ε)²) λ_max²), so J⁺ stays bounded
   /// through singularities at the price of a tracking error there.
   double singular_threshold = 0.05;
-  double max_damping = 0.05;
+  double max_damping = 0.05;  ///< largest damping of the pseudo-inverse near singularities
   /// Closed-loop correction: ẋ_e is replaced by ẋ_d + K (x_d − x). K = 0 is eq. 6 as printed;
   /// K > 0 removes the drift of the explicit integrator (the usual CLIK form).
   double position_gain = 0.0;
@@ -64,7 +65,7 @@ struct VelocityInversionOptions {
 
 /// What one velocity-inversion solve found.
 struct VelocityStep {
-  Eigen::VectorXd qdot;
+  Eigen::VectorXd qdot;              ///< joint velocities, one per position
   Vec3 end_effector = Vec3::Zero();  ///< at the solved configuration
   double potential = 0.0;            ///< H(q)
   double sigma_min = 0.0;            ///< smallest singular value of J
@@ -77,6 +78,8 @@ struct VelocityStep {
 /// features (seed 004 section 4). One instance per thread; model and scene must outlive it.
 class VelocityInversion {
  public:
+  /// Inverts velocities for `model` among `scene`; both must outlive the object. Throws
+  /// PlannerError for bad options or end effector.
   VelocityInversion(const robots::RobotModel& model, const robots::Scene& scene,
                     EndEffector end_effector, VelocityInversionOptions options = {});
 
@@ -88,10 +91,15 @@ class VelocityInversion {
 
   /// Every (shape, obstacle) pair at the last solved configuration (signed distances).
   const std::vector<robots::PairDistance>& distances() const { return pairs_; }
+  /// Kinematics of the last step.
   const robots::Workspace& workspace() const { return ws_; }
+  /// The options given.
   const VelocityInversionOptions& options() const { return options_; }
+  /// The robot.
   const robots::RobotModel& model() const { return model_; }
+  /// The obstacles.
   const robots::Scene& scene() const { return scene_; }
+  /// End-effector position after the last forward kinematics, world frame.
   Vec3 end_effector_position() const;
 
  private:
@@ -110,32 +118,35 @@ class VelocityInversion {
 /// A desired end-effector path: position and velocity at time t.
 using EndEffectorTrajectory = std::function<void(double t, Vec3& position, Vec3& velocity)>;
 
+/// Settings of simulate().
 struct SimulationOptions {
   double dt = 1e-3;       ///< fixed step of the explicit Euler integrator
   double duration = 1.0;  ///< simulated time
   int record_every = 1;   ///< keep one sample every this many steps (the last step is kept)
 };
 
+/// One recorded instant of a simulation.
 struct SimulationSample {
-  double t = 0.0;
-  Eigen::VectorXd q;
-  Vec3 end_effector = Vec3::Zero();
-  Vec3 desired = Vec3::Zero();
-  double tracking_error = 0.0;  ///< |x − x_d|
-  double potential = 0.0;
+  double t = 0.0;                    ///< time, s
+  Eigen::VectorXd q;                 ///< joint positions
+  Vec3 end_effector = Vec3::Zero();  ///< end-effector position
+  Vec3 desired = Vec3::Zero();       ///< desired end-effector position
+  double tracking_error = 0.0;       ///< |x − x_d|
+  double potential = 0.0;            ///< potential H
   /// Minimum signed distance per (link, obstacle): index link * obstacles + obstacle, links in
   /// model order; +inf for links without collision shapes.
   std::vector<double> link_obstacle_distance;
 };
 
+/// The outcome of simulate().
 struct SimulationResult {
-  std::vector<SimulationSample> samples;
-  double min_clearance = 0.0;       ///< over every step (not only recorded ones)
-  double max_tracking_error = 0.0;  ///< over every step
-  bool collided = false;            ///< some step had a pair at distance <= 0
-  int steps = 0;
-  double total_seconds = 0.0;     ///< wall time of the whole loop
-  double distance_seconds = 0.0;  ///< of which in distance queries
+  std::vector<SimulationSample> samples;  ///< recorded instants
+  double min_clearance = 0.0;             ///< over every step (not only recorded ones)
+  double max_tracking_error = 0.0;        ///< over every step
+  bool collided = false;                  ///< some step had a pair at distance <= 0
+  int steps = 0;                          ///< integration steps taken
+  double total_seconds = 0.0;             ///< wall time of the whole loop
+  double distance_seconds = 0.0;          ///< of which in distance queries
 };
 
 /// Integrates q̇ from eq. 6 with a fixed step from q0 over the trajectory.

@@ -13,6 +13,7 @@
 
 namespace gjk::robots {
 
+/// The distance between one link collision shape and one obstacle, with its gradient.
 struct PairDistance {
   int shape = -1;                         ///< index into model.collision_shapes()
   int obstacle = -1;                      ///< index into scene.obstacles
@@ -21,15 +22,16 @@ struct PairDistance {
   Vec3 point_on_obstacle = Vec3::Zero();  ///< world frame
   Vec3 normal = Vec3::Zero();             ///< unit, from the link towards the obstacle
   Eigen::VectorXd gradient;               ///< d distance / d q (empty unless requested)
-  Status status = Status::Converged;
+  Status status = Status::Converged;      ///< the engine's status for the pair
 };
 
+/// Settings of the robot-scene distance queries.
 struct DistanceOptions {
   /// Pairs certified farther than this are left out without an exact distance (a threshold
   /// query decides them). Infinity: every pair is computed.
   double cutoff = std::numeric_limits<double>::infinity();
-  bool gradients = true;
-  QueryOptions query;
+  bool gradients = true;  ///< compute d distance / d q (needs the Jacobians)
+  QueryOptions query;     ///< settings of every engine query
 };
 
 /// Warm-start caches for every (shape, obstacle) pair of one robot and scene, for tracking a
@@ -37,9 +39,11 @@ struct DistanceOptions {
 class DistanceCache {
  public:
   DistanceCache() = default;
+  /// Empty warm starts for every (shape, obstacle) pair of `model` and `scene`.
   DistanceCache(const RobotModel& model, const Scene& scene)
       : obstacles_(scene.obstacles.size()),
         caches_(model.collision_shapes().size() * scene.obstacles.size()) {}
+  /// The warm start of one pair, or null when the indices are out of range.
   WarmStart* get(int shape, int obstacle) {
     const size_t i = static_cast<size_t>(shape) * obstacles_ + static_cast<size_t>(obstacle);
     return i < caches_.size() ? &caches_[i] : nullptr;

@@ -16,9 +16,10 @@ enum class NumberStatus {
   OutOfRange   ///< a valid spelling whose magnitude does not fit a double (e.g. 1e999)
 };
 
+/// A parsed number and whether the text was one.
 struct ParsedNumber {
-  double value = 0.0;
-  NumberStatus status = NumberStatus::NotANumber;
+  double value = 0.0;                              ///< the number (0 unless status is Ok)
+  NumberStatus status = NumberStatus::NotANumber;  ///< what the text was
 };
 
 namespace detail {

@@ -22,33 +22,37 @@ class ModelError : public std::runtime_error {
 
 enum class JointType { Revolute, Continuous, Prismatic, Fixed };
 
+/// A URDF joint.
 struct Joint {
-  std::string name;
-  JointType type = JointType::Fixed;
-  int parent_link = -1;
-  int child_link = -1;
-  Pose origin = Pose::Identity();   ///< child frame in the parent link frame at q = 0
-  Vec3 axis = Vec3::UnitZ();        ///< unit, in the joint (child) frame
-  double lower = 0.0, upper = 0.0;  ///< position limits (continuous: -inf, +inf)
-  int q_index = -1;                 ///< position in q; -1 for fixed joints
-  double mimic_multiplier = 1.0;    ///< <mimic>: value = multiplier * q[q_index] + offset
-  double mimic_offset = 0.0;
-  bool is_mimic = false;
+  std::string name;                   ///< as in the URDF
+  JointType type = JointType::Fixed;  ///< revolute, continuous, prismatic or fixed
+  int parent_link = -1;               ///< index into RobotModel::links()
+  int child_link = -1;                ///< index into RobotModel::links()
+  Pose origin = Pose::Identity();     ///< child frame in the parent link frame at q = 0
+  Vec3 axis = Vec3::UnitZ();          ///< unit, in the joint (child) frame
+  double lower = 0.0;                 ///< lower position limit (continuous: -inf)
+  double upper = 0.0;                 ///< upper position limit (continuous: +inf)
+  int q_index = -1;                   ///< position in q; -1 for fixed joints
+  double mimic_multiplier = 1.0;      ///< `<mimic>`: value = multiplier * q[q_index] + offset
+  double mimic_offset = 0.0;          ///< see mimic_multiplier
+  bool is_mimic = false;  ///< a `<mimic>` joint: follows another joint, has no position of its own
 };
 
+/// A URDF link.
 struct Link {
-  std::string name;
+  std::string name;       ///< as in the URDF
   int parent_joint = -1;  ///< -1 for the root
 };
 
 /// One collision element: a convex shape fixed on a link.
 struct CollisionShape {
-  int link = -1;
-  Shape shape;
+  int link = -1;                   ///< index into RobotModel::links()
+  Shape shape;                     ///< convex shape in the shape frame
   Pose origin = Pose::Identity();  ///< shape frame in the link frame
   std::string description;         ///< e.g. "mesh meshes/collision/link1.stl" or "box"
 };
 
+/// A URDF robot: links, joints and convex collision shapes, ready for kinematics and queries.
 class RobotModel {
  public:
   /// Loads a URDF file. `package://NAME/rest` URIs are resolved as DIR/NAME/rest for each DIR of
@@ -61,15 +65,21 @@ class RobotModel {
                                      const std::string& name = "<string>",
                                      const std::vector<std::string>& package_dirs = {});
 
+  /// The URDF robot name.
   const std::string& name() const { return name_; }
+  /// Joint positions in a configuration (movable, non-mimic joints).
   int num_positions() const { return num_positions_; }
+  /// Links in topological order (parents first).
   const std::vector<Link>& links() const { return links_; }
   /// Joints in topological order: a joint's parent link is placed before it.
   const std::vector<Joint>& joints() const { return joints_; }
+  /// Collision shapes of all links (one per URDF collision element).
   const std::vector<CollisionShape>& collision_shapes() const { return collisions_; }
   /// Names of the independent joints, in q order.
   const std::vector<std::string>& position_names() const { return position_names_; }
+  /// Lower position limits, in configuration order.
   Eigen::VectorXd lower_limits() const;
+  /// Upper position limits, in configuration order.
   Eigen::VectorXd upper_limits() const;
 
   /// Index of the link named `name`; throws ModelError listing nothing else when absent.
@@ -94,6 +104,7 @@ class RobotModel {
 struct Workspace {
   std::vector<Pose> link_poses;   ///< world frame, one per link
   std::vector<Pose> joint_poses;  ///< joint frames in the world (the child frame at q)
+  /// Scratch space sized for `model`.
   explicit Workspace(const RobotModel& model)
       : link_poses(model.links().size(), Pose::Identity()),
         joint_poses(model.joints().size(), Pose::Identity()) {}

@@ -9,14 +9,16 @@
 
 namespace gjk::robots {
 
+/// A named convex obstacle at a pose.
 struct Obstacle {
-  std::string name;
+  std::string name;              ///< unique within the scene
   Shape shape;                   ///< in the obstacle's frame
   Pose pose = Pose::Identity();  ///< obstacle frame in the world
 };
 
+/// The obstacles of a robot cell.
 struct Scene {
-  std::vector<Obstacle> obstacles;
+  std::vector<Obstacle> obstacles;  ///< in file order
 };
 
 /// A scene file that cannot be used. what() names the file, the line and the field, e.g.
