@@ -70,8 +70,8 @@ ToolRun run_on(const std::string& input) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
-                                  : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  r.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   r.out = slurp(out_path);
   r.err = slurp(err_path);
   for (const auto& p : {in_path, out_path, err_path}) std::remove(p.c_str());
@@ -161,7 +161,8 @@ std::vector<Row> rows() {
       {"nul_byte", std::string("{\"a\":\0}", 7), 3, "NUL byte"},
       {"invalid_utf8_key", pair(kSphere, kSphere, ",\"\xff\xfe\":1"), 3, ""},
       {"unterminated_string", R"({"a":")" + std::string(100000, 'x'), 3, "invalid JSON"},
-      {"empty_vertices", pair(R"({"vertices":[]})", kSphere), 3, "a.vertices: expected a non-empty"},
+      {"empty_vertices", pair(R"({"vertices":[]})", kSphere), 3,
+       "a.vertices: expected a non-empty"},
       // Accepted, documented behaviour (shared with the scene loader): flat point sets.
       {"coplanar_three_points", pair(R"({"vertices":[[0,0,0],[1,0,0],[0,1,0]]})", kSphere), 0, ""},
       {"collinear_two_points", pair(R"({"vertices":[[0,0,0],[1,0,0]]})", kSphere), 0, ""},
@@ -173,7 +174,9 @@ std::vector<Row> rows() {
 }
 
 // Rows hold 1 MB lines: print the name only.
-void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
+void PrintTo(const Row& row, std::ostream* os) {
+  *os << row.name;
+}
 
 class HostileQuery : public ::testing::TestWithParam<Row> {};
 
