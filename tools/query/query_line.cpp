@@ -95,8 +95,14 @@ std::string json_quoted(const std::string& s) {
 
 std::string describe(const ojson& j) {
   switch (j.type()) {
-    case ojson::value_t::string:
-      return "string " + json_quoted(j.get_ref<const std::string&>());
+    case ojson::value_t::string: {
+      // prescan's stand-in for a number out of double range is shown as the number it was.
+      const auto& s = j.get_ref<const std::string&>();
+      if (s.compare(0, kOverflowMarker.size(), kOverflowMarker) == 0) {
+        return "number " + s.substr(kOverflowMarker.size()) + " (out of range of a double)";
+      }
+      return "string " + json_quoted(s);
+    }
     case ojson::value_t::boolean:
       return j.get<bool>() ? "true" : "false";
     case ojson::value_t::null:
@@ -225,7 +231,10 @@ gjk::Shape parse_shape(const ojson& j, const std::string& path, gjk::Pose& pose)
   if (!j.is_object()) fail(path, "expected a shape object, got " + describe(j));
   std::string type;
   if (const auto it = j.find("type"); it != j.end()) {
-    if (!it->is_string()) fail(path + ".type", "expected a string, got " + describe(*it));
+    // A number out of double range arrives as prescan's marker string: not a type name.
+    if (!it->is_string() || it->get_ref<const std::string&>().rfind(kOverflowMarker, 0) == 0) {
+      fail(path + ".type", "expected a string, got " + describe(*it));
+    }
     type = it->get<std::string>();
   } else if (j.contains("vertices")) {
     type = "polytope";
@@ -352,6 +361,15 @@ std::string json_message(const std::exception& e) {
   if (const auto p = message.find(line_one); p != std::string::npos) {
     message.replace(p, line_one.size(), "at column ");
   }
+  // nlohmann quotes everything it read of the bad token ("last read: '...'"): a 1 MB
+  // unterminated string would be echoed whole into the answer and onto stderr.
+  const std::string last_read = "last read: '";
+  if (const auto p = message.find(last_read);
+      p != std::string::npos && message.size() - p - last_read.size() > 80) {
+    message.replace(p + last_read.size(), std::string::npos,
+                    message.substr(p + last_read.size(), 60) + "...' (" +
+                        std::to_string(message.size() - p - last_read.size() - 1) + " bytes)");
+  }
   return message;
 }
 
@@ -428,22 +446,26 @@ void answer_pair(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
   }
 }
 
+// Every field was checked finite and non-negative above, so the engine only rejects pairs whose
+// answer a double cannot hold (e.g. spheres at -1.7e308 and 1.7e308: distance 3.4e308).
+const char* const kEngineRejected =
+    "the engine rejected the pair (invalid_input): its distance or size is beyond the range of a "
+    "double (docs/reliability.md, numeric range)";
+
 void answer_pair_unchecked(const ojson& doc, const gjk::QueryOptions& options, ojson& o) {
   gjk::Pose pose_a, pose_b;
   const gjk::Shape a = parse_shape(doc["a"], "a", pose_a);
   const gjk::Shape b = parse_shape(doc["b"], "b", pose_b);
 
   const gjk::DistanceResult d = gjk::distance(a, pose_a, b, pose_b, options);
-  if (d.status == gjk::Status::InvalidInput)
-    fail("", "the engine rejected the pair (invalid_input)");
+  if (d.status == gjk::Status::InvalidInput) fail("", kEngineRejected);
   if (!d.collision) {  // separated: everything from GJK's distance
     o["collision"] = false;
     write_distance(d, o);
     return;
   }
   const gjk::PenetrationResult p = gjk::penetration(a, pose_a, b, pose_b, options);
-  if (p.status == gjk::Status::InvalidInput)
-    fail("", "the engine rejected the pair (invalid_input)");
+  if (p.status == gjk::Status::InvalidInput) fail("", kEngineRejected);
   o["collision"] = true;
   if (p.collision) {  // overlapping (or touching with depth ~0): everything from EPA
     o["distance"] = 0.0;
