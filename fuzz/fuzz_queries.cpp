@@ -24,6 +24,8 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -657,6 +659,48 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!std::isnan(sd) && !std::isnan(sd_moved)) {
       FUZZ_CHECK(std::abs(sd - sd_moved) <= moved_tol, "moved %.17g, original %.17g (tol %g)",
                  sd_moved, sd, moved_tol);
+    }
+
+    // The whole double range (issue 15 item 8): the pair multiplied by 2^k (exact) answers the
+    // signed distance times 2^k, or InvalidInput when that is not representable. k keeps every
+    // nonzero size normal (denormal inputs have lost digits before any query).
+    if (!std::isnan(sd)) {
+      const int k = in.ConsumeIntegralInRange<int>(-1000, 1000);
+      const double s = check.size(pa.pose, pb.pose);
+      const double f = std::ldexp(1.0, k);
+      if (std::isfinite(s * f) && s * f > 1e-280 && s * f < 1e280) {
+        const auto grow = [f](const gjk::Shape& shape) {
+          gjk::Shape out = shape;
+          out.inflation *= f;
+          std::visit(
+              [f](auto& g) {
+                using G = std::decay_t<decltype(g)>;
+                if constexpr (std::is_same_v<G, gjk::Sphere>) {
+                  g.radius *= f;
+                } else if constexpr (std::is_same_v<G, gjk::Box>) {
+                  g.half_extents *= f;
+                } else if constexpr (std::is_same_v<G, gjk::Capsule> ||
+                                     std::is_same_v<G, gjk::Cylinder>) {
+                  g.radius *= f;
+                  g.half_length *= f;
+                } else {
+                  g = g.scaled(f);
+                }
+              },
+              out.geometry);
+          return out;
+        };
+        Pose qa = pa.pose, qb = pb.pose;
+        qa.translation() *= f;
+        qb.translation() *= f;
+        const auto r = gjk::signed_distance(grow(*a.shape), qa, grow(*b.shape), qb, options);
+        if (r.status != Status::InvalidInput) {
+          FUZZ_CHECK(std::isfinite(r.signed_distance) &&
+                         std::abs(r.signed_distance - sd * f) <= 4 * tol * f,
+                     "scaled by 2^%d: %.17g, expected %.17g (tol %g)", k, r.signed_distance, sd * f,
+                     4 * tol * f);
+        }
+      }
     }
 
     // A straight approach of B through A: the signed distance is 1-Lipschitz in B's position.
