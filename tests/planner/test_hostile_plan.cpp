@@ -186,11 +186,13 @@ TEST(HostilePlan, OutputPathsAreNeverShellCode) {
   }
 }
 
-// Issue 16: gjk-plan's Panda path feeds gjk-clearance with no hand editing.
+// Issue 16: gjk-plan's Panda path feeds gjk-clearance with no hand editing. (RRTConnect stops at
+// its first path, about 0.1 s; the long limit is for sanitizer builds, 20-50x slower.)
 TEST(HostilePlan, PandaPlanFeedsTheClearanceAnalysis) {
   WorkDir work;
   const RunResult plan =
-      run(GJK_PLAN_EXE, {"--robot", "panda", "--margin", "0.005", "--no-plots", "-o", "out"},
+      run(GJK_PLAN_EXE,
+          {"--robot", "panda", "--margin", "0.005", "--time", "120", "--no-plots", "-o", "out"},
           work.path());
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   std::ifstream path(work.path() / "out/plan_panda_path.txt");

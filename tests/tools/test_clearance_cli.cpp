@@ -288,6 +288,10 @@ TEST(ClearanceCli, OutputsAreByteIdenticalForAnyThreadCount) {
 TEST(ClearanceCli, MemoryDoesNotGrowWithThePathLength) {
   // Every pair of every state to --out: 4,000 and 64,000 states (16 pairs each, about 170 MB of
   // CSV) must peak at about the same resident size (the old tool kept every pair: +85 MB).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "sanitizer builds keep freed memory in quarantine (ASan) or shadow it (TSan): "
+                  "the resident size is not the tool's; measured in the plain build";
+#endif
   TempDir tmp;
   long rss[2] = {0, 0};
   int k = 0;
