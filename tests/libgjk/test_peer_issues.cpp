@@ -366,4 +366,45 @@ TEST(PeerIssues, Mujoco3383SeparatedHullsNeverZero) {
   EXPECT_GT(separated, 300);
 }
 
+// https://github.com/FEniCS/dolfinx/issues/3653 ("GJK fails on simple convex hull"): dolfinx's
+// compute_distance_gjk hit its iteration limit on a point against a 7-point hull. Points
+// verbatim from the thread. Reference, independent of GJK: the distance from the point to every
+// triangle of the point set (the nearest hull point lies on a hull facet, which is one of them,
+// and every triangle lies inside the hull), with the point certified outside by a separating
+// plane among the triangles' normals.
+TEST(PeerIssues, Dolfinx3653PointAgainstSevenPointHull) {
+  const Vec3 p0(44.2919, 39.7508, 18.8208);
+  const std::vector<Vec3> p1 = {{46.0659, 38.6251, 16.3637}, {44.2764, 42.3867, 18.239},
+                                {50.0397, 38.4649, 19.9843}, {47.1963, 40.4563, 19.1057},
+                                {48.0266, 38.5593, 18.2475}, {45.1735, 40.495, 17.3336},
+                                {48.0415, 40.4456, 18.1963}};
+  double reference = 1e300, separation = -1e300;
+  for (size_t i = 0; i < p1.size(); ++i) {
+    for (size_t j = i + 1; j < p1.size(); ++j) {
+      for (size_t k = j + 1; k < p1.size(); ++k) {
+        const Vec3 c = gjk::testing::closest_point_on_triangle(p0, p1[i], p1[j], p1[k]);
+        reference = std::min(reference, (p0 - c).norm());
+        const Vec3 n = (p1[j] - p1[i]).cross(p1[k] - p1[i]);
+        if (n.norm() == 0.0) continue;
+        for (const Vec3& u : {n.normalized(), Vec3(-n.normalized())}) {
+          double support = -1e300;
+          for (const Vec3& q : p1) support = std::max(support, q.dot(u));
+          separation = std::max(separation, p0.dot(u) - support);
+        }
+      }
+    }
+  }
+  ASSERT_GT(separation, 0.0) << "the point is outside the hull";
+  const Shape point = Sphere{0.0};
+  const Shape hull = ConvexPolytope::from_points(p1);
+  for (const SimplexSolver s : kSolvers) {
+    const gjk::DistanceResult d = gjk::distance(hull, Pose::Identity(), point, at(p0), opts(s));
+    EXPECT_EQ(d.status, Status::Converged);
+    EXPECT_NEAR(d.distance, reference, 1e-12 * 50) << "solver " << static_cast<int>(s);
+    EXPECT_LE(d.lower_bound, reference + 1e-10);
+    EXPECT_LT(d.iterations, 64);
+  }
+  std::printf("dolfinx #3653: distance %.15g\n", reference);
+}
+
 }  // namespace
