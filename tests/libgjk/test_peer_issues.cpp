@@ -407,4 +407,42 @@ TEST(PeerIssues, Dolfinx3653PointAgainstSevenPointHull) {
   std::printf("dolfinx #3653: distance %.15g\n", reference);
 }
 
+// https://github.com/MattiaMontanari/openGJK/issues/3 ("Is this a numerical issue?"): two
+// coplanar polygons (z = 0) that intersect, for which openGJK returned 0.508965. Vertices
+// verbatim. Reference: the separating-axis test in the plane over the normals of every segment
+// between two points of either polygon (a superset of the edges): the polygons intersect when
+// none separates them.
+TEST(PeerIssues, OpenGjk3CoplanarPolygonsIntersect) {
+  const std::vector<Vec3> a = {{0.795121, -0.727851, 0.0},
+                               {-0.178424, -0.989183, 0.0},
+                               {-0.412644, -0.770664, 0.0},
+                               {0.566564, 0.548772, 0.0}};
+  const std::vector<Vec3> b = {
+      {-0.211223, -0.511346, 0.0}, {-0.347973, 0.45872, 0.0}, {0.277308, 0.969689, 0.0}};
+  double best_gap = -1e300;  // largest separation along any candidate axis
+  for (const auto* poly : {&a, &b}) {
+    for (size_t i = 0; i < poly->size(); ++i) {
+      for (size_t j = i + 1; j < poly->size(); ++j) {
+        const Vec3 e = (*poly)[j] - (*poly)[i];
+        const Vec3 n = Vec3(-e.y(), e.x(), 0.0).normalized();
+        double min_a = 1e300, max_a = -1e300, min_b = 1e300, max_b = -1e300;
+        for (const Vec3& p : a)
+          min_a = std::min(min_a, p.dot(n)), max_a = std::max(max_a, p.dot(n));
+        for (const Vec3& p : b)
+          min_b = std::min(min_b, p.dot(n)), max_b = std::max(max_b, p.dot(n));
+        best_gap = std::max({best_gap, min_b - max_a, min_a - max_b});
+      }
+    }
+  }
+  ASSERT_LT(best_gap, 0.0) << "the reference finds them intersecting";
+  const Shape pa = ConvexPolytope::from_points(a), pb = ConvexPolytope::from_points(b);
+  for (const SimplexSolver s : kSolvers) {
+    const gjk::DistanceResult d =
+        gjk::distance(pa, Pose::Identity(), pb, Pose::Identity(), opts(s));
+    EXPECT_TRUE(d.collision) << "solver " << static_cast<int>(s);
+    EXPECT_EQ(d.distance, 0.0);
+    EXPECT_TRUE(gjk::collide(pa, Pose::Identity(), pb, Pose::Identity(), opts(s)).collision);
+  }
+}
+
 }  // namespace
