@@ -445,4 +445,31 @@ TEST(PeerIssues, OpenGjk3CoplanarPolygonsIntersect) {
   }
 }
 
+// https://github.com/dimforge/parry/issues/378 ("When EPA is stuck it returns pt2 in the wrong
+// spot"): a capsule (segment (0, -0.25)..(0, 0.25), radius 0.5) on a cuboid of half extents
+// (4, 0.5), the cuboid at (4.0, 1.5) - (6.0373735, 2.75) in the capsule's frame ("bad": touching)
+// and at (4.0, 1.5) - (6.0373735, 2.7391) ("good": 0.0109 deep). parry put the cuboid's witness
+// at its corner. The thread's 2D plane (x, y) is our (x, z) (our capsules lie along z); the
+// cuboid gets a depth of 1 along y. Analytic answer: the capsule's lowest point (0, 0, -0.75)
+// rests on the cuboid's top face, so the witnesses are that point and the point of the face
+// straight below it.
+TEST(PeerIssues, Parry378CapsuleOnCuboidWitnessUnderTheCapsule) {
+  const Shape capsule = gjk::Capsule{0.5, 0.25};
+  const Shape cuboid = Box{Vec3(4.0, 1.0, 0.5)};
+  for (const double y : {2.75, 2.7391}) {
+    const Vec3 centre(4.0 - 6.0373735, 0.0, 1.5 - y);
+    const double top = centre.z() + 0.5;
+    const double expected = -0.75 - top;  // signed distance: 0 (touching) or -0.0109
+    for (const SimplexSolver s : kSolvers) {
+      const auto r = gjk::signed_distance(capsule, Pose::Identity(), cuboid, at(centre), opts(s));
+      EXPECT_EQ(r.status, Status::Converged);
+      EXPECT_NEAR(r.signed_distance, expected, 1e-12) << "y = " << y;
+      EXPECT_NEAR((r.point_on_a - Vec3(0, 0, -0.75)).norm(), 0.0, 1e-9) << "y = " << y;
+      EXPECT_NEAR((r.point_on_b - Vec3(0, 0, top)).norm(), 0.0, 1e-9)
+          << "y = " << y << ": the cuboid's witness " << r.point_on_b.transpose();
+      EXPECT_NEAR(std::abs(r.normal.z()), 1.0, 1e-12);
+    }
+  }
+}
+
 }  // namespace
