@@ -472,4 +472,30 @@ TEST(PeerIssues, Parry378CapsuleOnCuboidWitnessUnderTheCapsule) {
   }
 }
 
+// https://github.com/Genesis-Embodied-AI/genesis-world/pull/2525 (the issue's "Genesis #2525":
+// GJK/EPA missed the contact of two spheres): A at the origin, radius 0.10; B at
+// (0.08, 0.06, 0.06), radius 0.08 (values from the thread). Analytic: depth 0.18 - |c|, normal
+// c / |c|, witnesses at the spheres' surfaces along it. Also as inflated points and as an
+// inflated tetrahedron of zero size (the rounded-core path of the engine).
+TEST(PeerIssues, Genesis2525OverlappingSpheresAreInContact) {
+  const Vec3 c(0.08, 0.06, 0.06);
+  const double depth = 0.18 - c.norm();
+  const Vec3 n = c.normalized();
+  const std::vector<std::pair<Shape, Shape>> pairs = {
+      {Sphere{0.10}, Sphere{0.08}},
+      {gjk::inflated(Sphere{0.0}, 0.10), gjk::inflated(Sphere{0.0}, 0.08)},
+      {gjk::inflated(ConvexPolytope::from_points({Vec3::Zero()}), 0.10), Sphere{0.08}}};
+  for (const auto& [a, b] : pairs) {
+    for (const SimplexSolver s : kSolvers) {
+      EXPECT_TRUE(gjk::collide(a, Pose::Identity(), b, at(c), opts(s)).collision);
+      const gjk::PenetrationResult p = gjk::penetration(a, Pose::Identity(), b, at(c), opts(s));
+      EXPECT_TRUE(p.collision);
+      EXPECT_NEAR(p.depth, depth, 1e-15);
+      EXPECT_NEAR((p.normal - n).norm(), 0.0, 1e-15);
+      EXPECT_NEAR((p.point_on_a - 0.10 * n).norm(), 0.0, 1e-15);
+      EXPECT_NEAR((p.point_on_b - (c - 0.08 * n)).norm(), 0.0, 1e-15);
+    }
+  }
+}
+
 }  // namespace
