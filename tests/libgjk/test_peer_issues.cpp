@@ -498,4 +498,95 @@ TEST(PeerIssues, Genesis2525OverlappingSpheresAreInContact) {
   }
 }
 
+/// Largest separation of two planar point sets along the normals of every segment between two
+/// points of either set (a superset of their hulls' edges): negative when the hulls intersect,
+/// and then no line separates them.
+double planar_separation(const std::vector<gjk::planar::Vec2>& a,
+                         const std::vector<gjk::planar::Vec2>& b) {
+  double best = -1e300;
+  for (const auto* poly : {&a, &b}) {
+    for (size_t i = 0; i < poly->size(); ++i) {
+      for (size_t j = i + 1; j < poly->size(); ++j) {
+        const gjk::planar::Vec2 e = (*poly)[j] - (*poly)[i];
+        const gjk::planar::Vec2 n = gjk::planar::Vec2(-e.y(), e.x()).normalized();
+        double min_a = 1e300, max_a = -1e300, min_b = 1e300, max_b = -1e300;
+        for (const auto& p : a)
+          min_a = std::min(min_a, p.dot(n)), max_a = std::max(max_a, p.dot(n));
+        for (const auto& p : b)
+          min_b = std::min(min_b, p.dot(n)), max_b = std::max(max_b, p.dot(n));
+        best = std::max({best, min_b - max_a, min_a - max_b});
+      }
+    }
+  }
+  return best;
+}
+
+// https://github.com/RandyGaul/cute_headers/issues/256 ("PolytoPoly collision fail due to float
+// precision error in c2GJK"): five diamonds around a sixth, four of them overlapping it by 2 at
+// a vertex and one 1 apart, vertices verbatim. Reference: planar separating axes; the separated
+// pair is vertex to vertex, 1 apart. Both the 2D engine (seed 001) and the 3D one (flat hulls).
+TEST(PeerIssues, CuteHeaders256DiamondsTouchingAtVertices) {
+  using gjk::planar::Vec2;
+  const std::vector<Vec2> poly1 = {{40, 30}, {50, 40}, {40, 50}, {30, 40}};
+  const std::vector<std::vector<Vec2>> others = {{{40, 48}, {50, 58}, {40, 68}, {30, 58}},
+                                                 {{58, 30}, {68, 40}, {58, 50}, {48, 40}},
+                                                 {{40, 12}, {50, 22}, {40, 32}, {30, 22}},
+                                                 {{22, 30}, {32, 40}, {22, 50}, {12, 40}},
+                                                 {{40, 51}, {50, 61}, {40, 71}, {30, 61}}};
+  const auto flat = [](const std::vector<Vec2>& p) {
+    std::vector<Vec3> out;
+    for (const Vec2& v : p) out.emplace_back(v.x(), v.y(), 0.0);
+    return out;
+  };
+  const auto a2 = gjk::planar::ConvexPolygon::from_points(poly1);
+  const Shape a3 = ConvexPolytope::from_points(flat(poly1));
+  for (size_t k = 0; k < others.size(); ++k) {
+    const double separation = planar_separation(poly1, others[k]);
+    const bool intersect = separation < 0;
+    EXPECT_EQ(intersect, k < 4) << "reference, polygon " << k + 2;
+    const auto b2 = gjk::planar::ConvexPolygon::from_points(others[k]);
+    const auto d2 = gjk::planar::distance(a2, gjk::planar::Pose2::Identity(), b2,
+                                          gjk::planar::Pose2::Identity());
+    EXPECT_EQ(d2.collision, intersect) << "2D, polygon " << k + 2;
+    EXPECT_EQ(
+        gjk::planar::collide(a2, gjk::planar::Pose2::Identity(), b2, gjk::planar::Pose2::Identity())
+            .collision,
+        intersect)
+        << "2D collide, polygon " << k + 2;
+    if (!intersect) {
+      EXPECT_NEAR(d2.distance, 1.0, 1e-12);
+    }
+    const Shape b3 = ConvexPolytope::from_points(flat(others[k]));
+    for (const SimplexSolver s : kSolvers) {
+      const auto d3 = gjk::distance(a3, Pose::Identity(), b3, Pose::Identity(), opts(s));
+      EXPECT_EQ(d3.collision, intersect) << "3D, polygon " << k + 2;
+      if (!intersect) {
+        EXPECT_NEAR(d3.distance, 1.0, 1e-12);
+      }
+    }
+  }
+}
+
+// https://github.com/kroitor/gjk.c/pull/5 ("precision test"): two nearly identical overlapping
+// triangles that gjk.c called separated, vertices verbatim from the thread's output.
+TEST(PeerIssues, GjkC5NearlyIdenticalTrianglesIntersect) {
+  using gjk::planar::Vec2;
+  const std::vector<Vec2> a = {{4.000009, 11.000008}, {5.000006, 4.999989}, {9.000001, 8.999997}};
+  const std::vector<Vec2> b = {{4.000003, 11.000010}, {4.999989, 4.999999}, {8.999997, 8.999998}};
+  ASSERT_LT(planar_separation(a, b), 0.0);
+  const auto pa = gjk::planar::ConvexPolygon::from_points(a);
+  const auto pb = gjk::planar::ConvexPolygon::from_points(b);
+  const auto id = gjk::planar::Pose2::Identity();
+  EXPECT_TRUE(gjk::planar::collide(pa, id, pb, id).collision);
+  EXPECT_TRUE(gjk::planar::distance(pa, id, pb, id).collision);
+  std::vector<Vec3> a3, b3;
+  for (const Vec2& v : a) a3.emplace_back(v.x(), v.y(), 0.0);
+  for (const Vec2& v : b) b3.emplace_back(v.x(), v.y(), 0.0);
+  for (const SimplexSolver s : kSolvers) {
+    EXPECT_TRUE(gjk::collide(ConvexPolytope::from_points(a3), Pose::Identity(),
+                             ConvexPolytope::from_points(b3), Pose::Identity(), opts(s))
+                    .collision);
+  }
+}
+
 }  // namespace
