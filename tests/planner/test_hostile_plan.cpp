@@ -221,4 +221,20 @@ TEST(HostilePlan, ListJointsNamesThePlannedJointsWithTheirLimits) {
   EXPECT_EQ(r.out.find("finger"), std::string::npos) << "fingers are held, not planned";
 }
 
+// Issue 16: a progress line while planning, certifying and profiling, on terminals only (the
+// test's stderr is a file: silent by default, forced with --progress).
+TEST(HostilePlan, ProgressLineOnlyWhenAskedOrOnATerminal) {
+  WorkDir work;
+  const RunResult quiet = run(GJK_PLAN_EXE, {"--no-plots", "-o", "out"}, work.path());
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  const RunResult forced =
+      run(GJK_PLAN_EXE, {"--no-plots", "--progress", "-o", "out"}, work.path());
+  ASSERT_EQ(forced.exit_code, 0) << forced.err;
+  for (const char* phase : {"planning (rrtconnect)", "certifying", "clearance profile"})
+    EXPECT_NE(forced.err.find(phase), std::string::npos) << phase << "\n" << forced.err;
+  // The line is erased at the end, so the summary on stdout starts on a clean line.
+  EXPECT_EQ(forced.err.substr(forced.err.size() - 4), "\r\033[K");
+}
+
 }  // namespace

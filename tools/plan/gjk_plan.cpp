@@ -9,6 +9,7 @@
 #include <gjk/robots/parse_number.hpp>
 #include "data_paths.hpp"
 #include "exit_codes.hpp"
+#include "progress.hpp"
 #include "spawn.hpp"
 #include "written_files.hpp"
 
@@ -22,6 +23,7 @@
 #include <ompl/util/RandomNumbers.h>
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -133,6 +135,7 @@ int main(int argc, char** argv) {
   int profile_states = 1000;
   unsigned seed = 1;
   bool plots = true;
+  bool progress = ::isatty(STDERR_FILENO) == 1;
   app.add_option("--robot", robot, "preset: four_dof or panda")->capture_default_str();
   app.add_option("--urdf", urdf, "override the preset's URDF");
   app.add_option("--scene", scene_path, "override the preset's scene (YAML)");
@@ -152,6 +155,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "OMPL random seed (reproducible runs)")->capture_default_str();
   app.add_option("-o,--out", out_dir, "output folder")->capture_default_str();
   app.add_flag("!--no-plots", plots, "write the CSV only");
+  app.add_flag("--progress,!--no-progress", progress,
+               "progress line on stderr while planning, certifying and profiling (default: on "
+               "when stderr is a terminal)");
   app.footer(
       "OUTPUT (in --out)\n"
       "  plan_ROBOT_path.txt: a header row of the planned joint names, then one state per line\n"
@@ -262,11 +268,14 @@ int main(int argc, char** argv) {
     if (planner_name != "rrtconnect")
       ss.getProblemDefinition()->setOptimizationObjective(
           planner::make_length_clearance_objective(si));
+    gjk::tools::ProgressLine bar(progress);
     const auto t0 = std::chrono::steady_clock::now();
-    const ob::PlannerStatus status = ss.solve(time_limit);
+    const ob::PlannerStatus status = bar.timed("planning (" + planner_name + ")", time_limit,
+                                               [&] { return ss.solve(time_limit); });
     const double plan_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (status != ob::PlannerStatus::EXACT_SOLUTION) {
+      bar.clear();
       std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << status.asString()
                 << ")\n";
       return gjk::tools::kExitCheckFailed;
@@ -284,6 +293,8 @@ int main(int argc, char** argv) {
     planner::CertifiedMotionValidator certifier(si, collision);
     int certified = 0, steps = 0, pair_queries = 0;
     for (size_t i = 0; i + 1 < waypoints; ++i) {
+      bar.draw("certifying", double(i) / double(waypoints - 1),
+               "segment " + std::to_string(i + 1) + " / " + std::to_string(waypoints - 1));
       const auto cert = certifier.certify(checker->to_vector(path.getState(i)),
                                           checker->to_vector(path.getState(i + 1)));
       certified += cert.valid;
@@ -316,7 +327,11 @@ int main(int argc, char** argv) {
     double arc = 0.0, min_clearance = std::numeric_limits<double>::infinity(), min_arc = 0.0;
     std::string min_where = "none";
     double query_seconds = 0.0;
-    for (size_t i = 0; i < path.getStateCount(); ++i) {
+    const size_t profile_count = path.getStateCount();
+    for (size_t i = 0; i < profile_count; ++i) {
+      if (i % 64 == 0)
+        bar.draw("clearance profile", double(i) / double(profile_count),
+                 std::to_string(i) + " / " + std::to_string(profile_count) + " states");
       if (i > 0) arc += si->distance(path.getState(i - 1), path.getState(i));
       robots::forward_kinematics(*model, checker->to_vector(path.getState(i)), ws);
       const auto tq = std::chrono::steady_clock::now();
@@ -341,6 +356,7 @@ int main(int argc, char** argv) {
       }
     }
     csv.close();
+    bar.clear();
 
     std::cout << std::fixed << std::setprecision(4) << model->name() << " (" << dim
               << " joints planned) in " << p.scene << ", " << planner_name << ":\n"
