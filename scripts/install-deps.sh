@@ -13,6 +13,7 @@ packages=(
   libfcl-dev libccd-dev libbullet-dev libbox2d-dev  # peers in the benchmark
   liburdfdom-dev libassimp-dev libyaml-cpp-dev      # robots: URDF, meshes, scenes
   libtinyxml2-dev libconsole-bridge-dev             # robots: URDF cross-check, urdfdom's log
+  liboctomap-dev                      # robots: OctoMap obstacles, point-cloud voxels
   libompl-dev libboost-serialization-dev libboost-filesystem-dev libboost-system-dev
   libode-dev                          # planner: OMPL 1.5 (its CMake config links these)
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
