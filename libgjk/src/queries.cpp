@@ -2,9 +2,7 @@
 // add the cores' radii back analytically and map the answer to the world frame.
 #include "gjk/queries.hpp"
 
-#include "epa.hpp"
-#include "gjk_loop.hpp"
-#include "minkowski.hpp"
+#include "pair_results.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,69 +13,17 @@ namespace {
 
 using detail::GjkMode;
 using detail::GjkOutcome;
-
-bool pose_is_valid(const Pose& pose) {
-  // Finite, and a proper rotation: orthonormal columns (within 1e-6) forming a right-handed
-  // frame. Written on the columns to stay cheap: it runs on every query.
-  const auto& m = pose.matrix();
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 3; ++r) {
-      if (!std::isfinite(m(r, c))) return false;
-    }
-  }
-  const Vec3 x = m.block<3, 1>(0, 0), y = m.block<3, 1>(0, 1), z = m.block<3, 1>(0, 2);
-  constexpr double kTol = 1e-6;
-  return std::abs(x.squaredNorm() - 1.0) <= kTol && std::abs(y.squaredNorm() - 1.0) <= kTol &&
-         std::abs(z.squaredNorm() - 1.0) <= kTol && std::abs(x.dot(y)) <= kTol &&
-         std::abs(x.dot(z)) <= kTol && std::abs(y.dot(z)) <= kTol && x.cross(y).dot(z) > 0.0;
-}
-
-bool shape_is_valid(const Shape& shape) {
-  try {
-    validate(shape);
-    return true;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
-
-/// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
-template <class F>
-decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f) {
-  return std::visit(
-      [&](const auto& g) -> decltype(auto) {
-        using G = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<G, Sphere>) {
-          return f(detail::PointCore{}, g.radius + shape.inflation);
-        } else if constexpr (std::is_same_v<G, Box>) {
-          return f(detail::BoxCore{g.half_extents}, shape.inflation);
-        } else if constexpr (std::is_same_v<G, Capsule>) {
-          return f(detail::SegmentCore{g.half_length}, g.radius + shape.inflation);
-        } else if constexpr (std::is_same_v<G, Cylinder>) {
-          return f(detail::CylinderCore{g.radius, g.half_length}, shape.inflation);
-        } else {
-          return f(detail::PolytopeCore(g, method, hint), shape.inflation);
-        }
-      },
-      shape.geometry);
-}
-
-/// The pair as seen by the loops: B's pose in A's frame, and the two radii.
-struct PairFrame {
-  Eigen::Matrix3d rotation;  // B -> A
-  Vec3 translation;
-};
-
-PairFrame relative_frame(const Pose& pose_a, const Pose& pose_b) {
-  const Eigen::Matrix3d ra_t = pose_a.linear().transpose();
-  // Difference the translations before rotating: exact-ish when both sit far from the origin.
-  return {ra_t * pose_b.linear(), ra_t * (pose_b.translation() - pose_a.translation())};
-}
+using detail::options_valid;
+using detail::penetration_from;
+using detail::pose_is_valid;
+using detail::relative_frame;
+using detail::shape_is_valid;
+using detail::with_core;
 
 template <class F>
 decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                          const QueryOptions& options, const WarmStart* cache, F&& f) {
-  const PairFrame frame = relative_frame(pose_a, pose_b);
+  const detail::PairFrame frame = relative_frame(pose_a, pose_b);
   const int hint_a = cache != nullptr ? cache->hint_a : -1,
             hint_b = cache != nullptr ? cache->hint_b : -1;
   return with_core(
@@ -90,22 +36,6 @@ decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, con
                            return f(md, radius_a, radius_b);
                          });
       });
-}
-
-/// Feature of each body at the witness points: the feature supporting the separating plane
-/// (A's along the normal, B's against it), from the supporting vertex in the final simplex.
-/// On a rounded body vertices and edges become curved surface patches; faces stay flat.
-template <class MD>
-void set_features(const MD& md, const GjkOutcome& g, double radius_a, double radius_b,
-                  DistanceResult& r) {
-  const Vec3 n = -g.v / g.upper;  // A's frame, from A towards B
-  const Feature core_a = md.a.feature(n, g.simplex.points[0].index_a);
-  const Feature core_b = md.b.feature(md.rotation.transpose() * (-n), g.simplex.points[0].index_b);
-  auto rounded = [](Feature f, double radius) {
-    return radius > 0.0 && (f == Feature::Vertex || f == Feature::Edge) ? Feature::Curved : f;
-  };
-  r.feature_on_a = rounded(core_a, radius_a);
-  r.feature_on_b = rounded(core_b, radius_b);
 }
 
 /// run_gjk with the pair's warm-start cache read before and updated after.
@@ -121,54 +51,10 @@ GjkOutcome gjk_tracked(const MD& md, const QueryOptions& options, GjkMode mode, 
   return g;
 }
 
-/// Caps below 1 would end the loops before they start and report the starting guess as
-/// converged; NaN or negative tolerances would never (or always) stop them.
-bool options_valid(const QueryOptions& o) {
-  return o.max_iterations >= 1 && o.max_epa_iterations >= 1 && o.tolerance >= 0.0 &&
-         std::isfinite(o.tolerance) && o.epa_tolerance >= 0.0 && std::isfinite(o.epa_tolerance);
-}
-
 bool inputs_valid(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                   const QueryOptions& options) {
   return options_valid(options) && pose_is_valid(pose_a) && pose_is_valid(pose_b) &&
          shape_is_valid(a) && shape_is_valid(b);
-}
-
-/// Penetration of two overlapping (or touching) cores plus their radii, in world frame.
-template <class MD>
-PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a,
-                                   double radius_b, const Pose& pose_a,
-                                   const QueryOptions& options) {
-  PenetrationResult r;
-  r.collision = true;
-  const double radii = radius_a + radius_b;
-  Vec3 normal, on_a, on_b;
-  double depth;
-  if (!g.overlap) {
-    // Cores apart but within the radii: the depth is exact from the core distance.
-    normal = -g.v / g.upper;
-    depth = radii - g.upper;
-    on_a = g.simplex.point_on_a() + radius_a * normal;
-    on_b = g.simplex.point_on_b() - radius_b * normal;
-    r.iterations = g.iterations;
-    r.status = g.status;
-    r.lower_bound = r.upper_bound = depth;
-  } else {
-    const detail::EpaOutcome e = detail::run_epa(md, g.simplex, options, g.scale);
-    normal = e.normal;
-    depth = e.depth + radii;
-    on_a = e.point_on_a + radius_a * normal;
-    on_b = e.point_on_b - radius_b * normal;
-    r.iterations = g.iterations + e.iterations;
-    r.status = g.status != Status::Converged ? g.status : e.status;
-    r.lower_bound = e.lower_bound + radii;
-    r.upper_bound = e.upper_bound + radii;
-  }
-  r.depth = depth;
-  r.normal = pose_a.linear() * normal;
-  r.point_on_a = pose_a * on_a;
-  r.point_on_b = pose_a * on_b;
-  return r;
 }
 
 }  // namespace
@@ -211,35 +97,8 @@ static DistanceResult distance_impl(const Shape& a, const Pose& pose_a, const Sh
   }
   return with_pair(
       a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-        const double radii = radius_a + radius_b;
-        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-        r.iterations = g.iterations;
-        r.status = g.status;
-        r.simplex_size = g.simplex.size;
-        Vec3 on_a = g.simplex.point_on_a(), on_b = g.simplex.point_on_b();
-        if (!g.overlap) set_features(md, g, radius_a, radius_b, r);
-        if (g.overlap || g.upper <= radii) {
-          r.collision = true;
-          r.distance = 0.0;
-          r.lower_bound = r.upper_bound = 0.0;
-          if (!g.overlap) {  // rounded bodies overlapping: report the cores' mid-gap points
-            const Vec3 n = -g.v / g.upper;
-            on_a += radius_a * n;
-            on_b -= radius_b * n;
-          }
-        } else {
-          const Vec3 n = -g.v / g.upper;  // from A towards B
-          on_a += radius_a * n;
-          on_b -= radius_b * n;
-          r.distance = g.upper - radii;
-          r.upper_bound = r.distance;
-          r.lower_bound = std::max(0.0, g.lower - radii);
-          r.normal = pose_a.linear() * n;
-          r.collision = r.distance <= g.touch_distance;
-        }
-        r.point_on_a = pose_a * on_a;
-        r.point_on_b = pose_a * on_b;
-        return r;
+        return detail::distance_from(md, gjk_tracked(md, options, GjkMode::Distance, 0.0, cache),
+                                     radius_a, radius_b, pose_a);
       });
 }
 
@@ -274,26 +133,9 @@ static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pos
   }
   return with_pair(
       a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
-        const double radii = radius_a + radius_b;
-        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-        if (!g.overlap && g.upper > radii) {
-          const Vec3 n = -g.v / g.upper;
-          r.signed_distance = g.upper - radii;
-          r.point_on_a = pose_a * Vec3(g.simplex.point_on_a() + radius_a * n);
-          r.point_on_b = pose_a * Vec3(g.simplex.point_on_b() - radius_b * n);
-          r.normal = pose_a.linear() * n;
-          r.iterations = g.iterations;
-          r.status = g.status;
-          return r;
-        }
-        const PenetrationResult p = penetration_from(md, g, radius_a, radius_b, pose_a, options);
-        r.signed_distance = -p.depth;
-        r.point_on_a = p.point_on_a;
-        r.point_on_b = p.point_on_b;
-        r.normal = p.normal;
-        r.iterations = p.iterations;
-        r.status = p.status;
-        return r;
+        return detail::signed_distance_from(md,
+                                            gjk_tracked(md, options, GjkMode::Distance, 0.0, cache),
+                                            radius_a, radius_b, pose_a, options);
       });
 }
 

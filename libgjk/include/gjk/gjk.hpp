@@ -2,7 +2,9 @@
 #pragma once
 
 #include "gjk/batch.hpp"
+#include "gjk/broadphase.hpp"
 #include "gjk/gjk_epa.hpp"
+#include "gjk/mesh.hpp"
 #include "gjk/planar.hpp"
 #include "gjk/queries.hpp"
 #include "gjk/results.hpp"

@@ -1,0 +1,231 @@
+// Boxes of shapes and the AABB tree (issue 17 item 8).
+#include "gjk/broadphase.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace gjk {
+
+Aabb bounding_box(const Shape& shape, const Pose& pose) {
+  const Eigen::Matrix3d& r = pose.linear();
+  // Half-extent along world axis k of each core, from its support in +-e_k, which is the row
+  // r.row(k) in the shape frame.
+  const Vec3 half = std::visit(
+      [&](const auto& g) -> Vec3 {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          return Vec3::Constant(g.radius);
+        } else if constexpr (std::is_same_v<G, Box>) {
+          return r.cwiseAbs() * g.half_extents;
+        } else if constexpr (std::is_same_v<G, Capsule>) {
+          return (r.col(2).cwiseAbs() * g.half_length).array() + g.radius;
+        } else if constexpr (std::is_same_v<G, Cylinder>) {
+          // A disc of radius R normal to axis a reaches R * sqrt(1 - a_k^2) along e_k.
+          const Vec3 axis = r.col(2);
+          Vec3 h;
+          for (int k = 0; k < 3; ++k)
+            h[k] = g.half_length * std::abs(axis[k]) +
+                   g.radius * std::sqrt(std::max(0.0, 1.0 - axis[k] * axis[k]));
+          return h;
+        } else {
+          return Vec3::Zero();  // handled below: hulls need both signs separately
+        }
+      },
+      shape.geometry);
+  Aabb box;
+  if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
+    Vec3 lo, hi;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 d = r.row(k).transpose();
+      hi[k] = d.dot(hull->vertices()[static_cast<size_t>(hull->support_index(d))]);
+      lo[k] = d.dot(hull->vertices()[static_cast<size_t>(hull->support_index(-d))]);
+    }
+    box = Aabb(lo + pose.translation(), hi + pose.translation());
+  } else {
+    box = Aabb(pose.translation() - half, pose.translation() + half);
+  }
+  box.min().array() -= shape.inflation;
+  box.max().array() += shape.inflation;
+  return box;
+}
+
+double distance(const Aabb& a, const Aabb& b) {
+  const Vec3 gap = (a.min() - b.max()).cwiseMax(b.min() - a.max()).cwiseMax(0.0);
+  return gap.norm();
+}
+
+namespace {
+
+/// Surface area: the usual cost of a box in a bounding-volume tree (the chance a random ray or
+/// box query hits it).
+double area(const Aabb& box) {
+  const Vec3 e = box.sizes();
+  return 2.0 * (e.x() * e.y() + e.y() * e.z() + e.z() * e.x());
+}
+
+}  // namespace
+
+int AabbTree::allocate() {
+  if (free_ >= 0) {
+    const int n = free_;
+    free_ = nodes_[static_cast<size_t>(n)].id;
+    nodes_[static_cast<size_t>(n)] = Node{};
+    return n;
+  }
+  nodes_.emplace_back();
+  return static_cast<int>(nodes_.size()) - 1;
+}
+
+void AabbTree::release(int node) {
+  nodes_[static_cast<size_t>(node)] = Node{};
+  nodes_[static_cast<size_t>(node)].left = -2;  // marks a free node
+  nodes_[static_cast<size_t>(node)].id = free_;
+  free_ = node;
+}
+
+void AabbTree::clear() {
+  nodes_.clear();
+  root_ = -1;
+  free_ = -1;
+  leaves_ = 0;
+}
+
+void AabbTree::build(const std::vector<std::pair<Aabb, int>>& boxes) {
+  clear();
+  if (boxes.empty()) return;
+  std::vector<std::pair<Aabb, int>> work(boxes);
+  nodes_.reserve(2 * boxes.size());
+  root_ = build_range(work, 0, work.size(), -1);
+  leaves_ = static_cast<int>(boxes.size());
+}
+
+int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin, size_t end,
+                          int parent) {
+  const int n = allocate();
+  nodes_[static_cast<size_t>(n)].parent = parent;
+  if (end - begin == 1) {
+    nodes_[static_cast<size_t>(n)].box = boxes[begin].first;
+    nodes_[static_cast<size_t>(n)].id = boxes[begin].second;
+    return n;
+  }
+  // Split at the median of the box centres along the axis where the centres spread most.
+  Aabb centres;
+  centres.setEmpty();
+  for (size_t i = begin; i < end; ++i) centres.extend(boxes[i].first.center());
+  int axis = 0;
+  centres.sizes().maxCoeff(&axis);
+  const size_t mid = begin + (end - begin) / 2;
+  std::nth_element(boxes.begin() + static_cast<std::ptrdiff_t>(begin),
+                   boxes.begin() + static_cast<std::ptrdiff_t>(mid),
+                   boxes.begin() + static_cast<std::ptrdiff_t>(end),
+                   [axis](const auto& a, const auto& b) {
+                     return a.first.center()[axis] < b.first.center()[axis];
+                   });
+  const int left = build_range(boxes, begin, mid, n);
+  const int right = build_range(boxes, mid, end, n);
+  Node& node = nodes_[static_cast<size_t>(n)];  // after the recursion: nodes_ may have grown
+  node.left = left;
+  node.right = right;
+  node.box = nodes_[static_cast<size_t>(left)].box.merged(nodes_[static_cast<size_t>(right)].box);
+  return n;
+}
+
+void AabbTree::refit_upwards(int node) {
+  for (int n = node; n >= 0; n = nodes_[static_cast<size_t>(n)].parent) {
+    Node& x = nodes_[static_cast<size_t>(n)];
+    x.box = nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
+  }
+}
+
+int AabbTree::insert(const Aabb& box, int id) {
+  const int leaf = allocate();
+  nodes_[static_cast<size_t>(leaf)].box = box;
+  nodes_[static_cast<size_t>(leaf)].id = id;
+  ++leaves_;
+  if (root_ < 0) {
+    root_ = leaf;
+    return leaf;
+  }
+  // Descend towards the child whose box grows least in area (Box2D's insertion cost), stopping
+  // where making a new sibling here is cheaper than going further down.
+  int at = root_;
+  while (nodes_[static_cast<size_t>(at)].left >= 0) {
+    const Node& node = nodes_[static_cast<size_t>(at)];
+    const double merged = area(node.box.merged(box));
+    const double here = 2.0 * merged;
+    const double inherited = 2.0 * (merged - area(node.box));
+    const auto descend_cost = [&](int child) {
+      const Aabb& c = nodes_[static_cast<size_t>(child)].box;
+      const double grown = area(c.merged(box));
+      return nodes_[static_cast<size_t>(child)].left < 0 ? grown + inherited
+                                                          : grown - area(c) + inherited;
+    };
+    const double left_cost = descend_cost(node.left), right_cost = descend_cost(node.right);
+    if (here < left_cost && here < right_cost) break;
+    at = left_cost <= right_cost ? node.left : node.right;
+  }
+  const int sibling = at;
+  const int old_parent = nodes_[static_cast<size_t>(sibling)].parent;
+  const int parent = allocate();
+  Node& p = nodes_[static_cast<size_t>(parent)];
+  p.parent = old_parent;
+  p.left = sibling;
+  p.right = leaf;
+  p.box = box.merged(nodes_[static_cast<size_t>(sibling)].box);
+  nodes_[static_cast<size_t>(sibling)].parent = parent;
+  nodes_[static_cast<size_t>(leaf)].parent = parent;
+  if (old_parent < 0) {
+    root_ = parent;
+  } else {
+    Node& op = nodes_[static_cast<size_t>(old_parent)];
+    (op.left == sibling ? op.left : op.right) = parent;
+    refit_upwards(old_parent);
+  }
+  return leaf;
+}
+
+void AabbTree::remove(int leaf) {
+  if (leaf < 0 || leaf >= static_cast<int>(nodes_.size()) ||
+      nodes_[static_cast<size_t>(leaf)].left != -1)
+    return;  // not a leaf handle
+  --leaves_;
+  if (leaf == root_) {
+    root_ = -1;
+    release(leaf);
+    return;
+  }
+  const int parent = nodes_[static_cast<size_t>(leaf)].parent;
+  const Node& p = nodes_[static_cast<size_t>(parent)];
+  const int sibling = p.left == leaf ? p.right : p.left;
+  const int grand = p.parent;
+  nodes_[static_cast<size_t>(sibling)].parent = grand;
+  if (grand < 0) {
+    root_ = sibling;
+  } else {
+    Node& g = nodes_[static_cast<size_t>(grand)];
+    (g.left == parent ? g.left : g.right) = sibling;
+    refit_upwards(grand);
+  }
+  release(parent);
+  release(leaf);
+}
+
+int AabbTree::height() const {
+  if (root_ < 0) return -1;
+  int deepest = 0;
+  std::vector<std::pair<int, int>> stack{{root_, 0}};
+  while (!stack.empty()) {
+    const auto [n, depth] = stack.back();
+    stack.pop_back();
+    const Node& node = nodes_[static_cast<size_t>(n)];
+    deepest = std::max(deepest, depth);
+    if (node.left >= 0) {
+      stack.emplace_back(node.left, depth + 1);
+      stack.emplace_back(node.right, depth + 1);
+    }
+  }
+  return deepest;
+}
+
+}  // namespace gjk

@@ -1,0 +1,480 @@
+// Queries between a convex shape and a triangle mesh or a box set (issue 17 items 1-2): descend
+// the primitives' hierarchy in the mesh's frame against the shape's box there, and run the
+// convex loops (seed 000 Alg. 1-3) on each leaf that survives the pruning.
+#include "gjk/mesh.hpp"
+
+#include "pair_results.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace gjk {
+
+// ---------------------------------------------------------------------------------------------
+// The hierarchy
+
+PrimitiveTree::PrimitiveTree(const std::vector<Aabb>& boxes) {
+  if (boxes.empty()) return;
+  std::vector<std::uint32_t> order(boxes.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<Vec3> centres(boxes.size());
+  for (size_t i = 0; i < boxes.size(); ++i) centres[i] = boxes[i].center();
+  nodes_.reserve(2 * boxes.size() - 1);
+  build(order, centres, boxes, 0, boxes.size());
+}
+
+std::uint32_t PrimitiveTree::build(std::vector<std::uint32_t>& order, std::vector<Vec3>& centres,
+                                   const std::vector<Aabb>& boxes, size_t begin, size_t end) {
+  const auto at = static_cast<std::uint32_t>(nodes_.size());
+  nodes_.emplace_back();
+  if (end - begin == 1) {
+    const Aabb& b = boxes[order[begin]];
+    nodes_[at] = Node{b.min(), b.max(), order[begin], true};
+    return at;
+  }
+  // Median split of the centres along their widest axis: a balanced tree, depth log2(n).
+  Aabb spread;
+  spread.setEmpty();
+  for (size_t i = begin; i < end; ++i) spread.extend(centres[order[i]]);
+  int axis = 0;
+  spread.sizes().maxCoeff(&axis);
+  const size_t mid = begin + (end - begin) / 2;
+  std::nth_element(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                   order.begin() + static_cast<std::ptrdiff_t>(mid),
+                   order.begin() + static_cast<std::ptrdiff_t>(end),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     return centres[a][axis] < centres[b][axis];
+                   });
+  const std::uint32_t left = build(order, centres, boxes, begin, mid);
+  const std::uint32_t right = build(order, centres, boxes, mid, end);
+  nodes_[at].lower = nodes_[left].lower.cwiseMin(nodes_[right].lower);
+  nodes_[at].upper = nodes_[left].upper.cwiseMax(nodes_[right].upper);
+  nodes_[at].index = right;
+  nodes_[at].leaf = false;
+  return at;
+}
+
+Aabb PrimitiveTree::bounds() const {
+  if (nodes_.empty()) {
+    Aabb empty;
+    empty.setEmpty();
+    return empty;
+  }
+  return Aabb(nodes_[0].lower, nodes_[0].upper);
+}
+
+TriangleMesh TriangleMesh::from_triangles(std::vector<Vec3> vertices,
+                                          std::vector<std::array<std::uint32_t, 3>> triangles) {
+  if (triangles.empty()) throw std::invalid_argument("triangle mesh: no triangles");
+  for (size_t v = 0; v < vertices.size(); ++v)
+    if (!vertices[v].allFinite())
+      throw std::invalid_argument("triangle mesh: vertex " + std::to_string(v) +
+                                  " has a non-finite coordinate");
+  std::vector<Aabb> boxes;
+  boxes.reserve(triangles.size());
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    const auto& tri = triangles[t];
+    for (const std::uint32_t i : tri)
+      if (i >= vertices.size())
+        throw std::invalid_argument("triangle mesh: triangle " + std::to_string(t) +
+                                    " uses vertex " + std::to_string(i) + " of " +
+                                    std::to_string(vertices.size()));
+    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2])
+      throw std::invalid_argument("triangle mesh: triangle " + std::to_string(t) +
+                                  " repeats a vertex index");
+    Aabb box(vertices[tri[0]], vertices[tri[0]]);
+    box.extend(vertices[tri[1]]);
+    box.extend(vertices[tri[2]]);
+    boxes.push_back(box);
+  }
+  TriangleMesh mesh;
+  mesh.vertices_ = std::move(vertices);
+  mesh.triangles_ = std::move(triangles);
+  mesh.tree_ = PrimitiveTree(boxes);
+  return mesh;
+}
+
+BoxSet BoxSet::from_boxes(std::vector<Vec3> centres, std::vector<Vec3> half_extents) {
+  if (centres.size() != half_extents.size())
+    throw std::invalid_argument("box set: " + std::to_string(centres.size()) + " centres but " +
+                                std::to_string(half_extents.size()) + " half extents");
+  if (centres.empty()) throw std::invalid_argument("box set: no boxes");
+  std::vector<Aabb> boxes;
+  boxes.reserve(centres.size());
+  for (size_t i = 0; i < centres.size(); ++i) {
+    if (!centres[i].allFinite())
+      throw std::invalid_argument("box set: box " + std::to_string(i) +
+                                  " has a non-finite centre");
+    if (!half_extents[i].allFinite() || !(half_extents[i].minCoeff() > 0.0))
+      throw std::invalid_argument("box set: box " + std::to_string(i) +
+                                  " needs positive finite half extents");
+    boxes.emplace_back(centres[i] - half_extents[i], centres[i] + half_extents[i]);
+  }
+  BoxSet set;
+  set.centres_ = std::move(centres);
+  set.half_extents_ = std::move(half_extents);
+  set.tree_ = PrimitiveTree(boxes);
+  return set;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leaves as cores of the convex loops
+
+namespace {
+
+using detail::GjkMode;
+using detail::GjkOutcome;
+
+/// A triangle as a polytope core: three vertices, support by comparison (seed 000 eq. 10).
+struct TriangleCore {
+  static constexpr bool curved = false;
+  std::array<Vec3, 3> p;
+  int support(const Vec3& d, Vec3& out) const {
+    const double d0 = p[0].dot(d), d1 = p[1].dot(d), d2 = p[2].dot(d);
+    const int i = d0 >= d1 ? (d0 >= d2 ? 0 : 2) : (d1 >= d2 ? 1 : 2);
+    out = p[static_cast<size_t>(i)];
+    return i;
+  }
+  bool vertex(int index, Vec3& out) const {
+    if (index < 0 || index > 2) return false;
+    out = p[static_cast<size_t>(index)];
+    return true;
+  }
+  Vec3 center() const { return (p[0] + p[1] + p[2]) / 3.0; }
+  double bound() const {
+    const Vec3 c = center();
+    return std::max({(p[0] - c).norm(), (p[1] - c).norm(), (p[2] - c).norm()});
+  }
+  Feature feature(const Vec3& d, int index) const {
+    const double top = p[static_cast<size_t>(index)].dot(d);
+    const double slack = detail::kFeatureAngle * std::max(bound(), DBL_MIN);
+    int ties = 0;
+    for (size_t i = 0; i < 3; ++i)
+      ties += static_cast<int>(i) != index && p[i].dot(d) >= top - slack ? 1 : 0;
+    return ties >= 2 ? Feature::Face : ties == 1 ? Feature::Edge : Feature::Vertex;
+  }
+};
+
+/// The triangles of a mesh: each leaf a TriangleCore in the mesh frame.
+struct MeshLeaves {
+  const TriangleMesh& mesh;
+  TriangleCore core(std::uint32_t t) const {
+    const auto& tri = mesh.triangles()[t];
+    return TriangleCore{{mesh.vertices()[tri[0]], mesh.vertices()[tri[1]], mesh.vertices()[tri[2]]}};
+  }
+  Vec3 offset(std::uint32_t) const { return Vec3::Zero(); }
+};
+
+/// The boxes of a set: each leaf a box core centred at its cell's centre.
+struct CellLeaves {
+  const BoxSet& cells;
+  detail::BoxCore core(std::uint32_t b) const { return detail::BoxCore{cells.half_extents()[b]}; }
+  Vec3 offset(std::uint32_t b) const { return cells.centres()[b]; }
+};
+
+double gap(const PrimitiveTree::Node& node, const Aabb& box) {
+  const Vec3 g = (node.lower - box.max()).cwiseMax(box.min() - node.upper).cwiseMax(0.0);
+  return g.norm();
+}
+
+bool touches(const PrimitiveTree::Node& node, const Aabb& box) {
+  return (node.lower.array() <= box.max().array()).all() &&
+         (box.min().array() <= node.upper.array()).all();
+}
+
+/// Depth-first stack: a median-split tree of n leaves is ceil(log2 n) deep, so 64 entries hold
+/// any tree that fits in memory.
+struct NodeStack {
+  std::array<std::uint32_t, 128> items;
+  int size = 0;
+  void push(std::uint32_t n) { items[static_cast<size_t>(size++)] = n; }
+  std::uint32_t pop() { return items[static_cast<size_t>(--size)]; }
+  bool empty() const { return size == 0; }
+};
+
+/// Everything a traversal needs: the shape's core and radius, the leaves, the frames.
+template <class CoreA, class Leaves>
+struct Traversal {
+  const CoreA& core_a;
+  double radius_a;
+  const Leaves& leaves;
+  const PrimitiveTree& tree;
+  const Pose& pose_a;
+  detail::PairFrame frame;  ///< mesh frame -> A's frame
+  Aabb box;                 ///< A (inflated) in the mesh frame
+  const QueryOptions& options;
+
+  /// Runs f(md) on leaf `primitive` as a Minkowski difference in A's frame.
+  template <class F>
+  decltype(auto) with_leaf(std::uint32_t primitive, F&& f) const {
+    const auto core_b = leaves.core(primitive);
+    using MD = detail::MinkowskiDifference<CoreA, std::decay_t<decltype(core_b)>>;
+    const MD md{core_a, core_b, frame.rotation,
+                frame.translation + frame.rotation * leaves.offset(primitive)};
+    return f(md);
+  }
+
+  DistanceResult distance(PrimitiveHit* hit) const {
+    DistanceResult best;
+    best.distance = std::numeric_limits<double>::infinity();
+    double lower = std::numeric_limits<double>::infinity();
+    int iterations = 0;
+    NodeStack stack;
+    stack.push(0);
+    while (!stack.empty()) {
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
+      if (!(gap(node, box) < best.distance)) continue;  // cannot beat the best leaf
+      if (!node.leaf) {
+        const std::uint32_t left = static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1;
+        const bool left_first = gap(tree.nodes()[left], box) <= gap(tree.nodes()[node.index], box);
+        stack.push(left_first ? node.index : left);
+        stack.push(left_first ? left : node.index);
+        continue;
+      }
+      const DistanceResult r = with_leaf(node.index, [&](const auto& md) {
+        return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance),
+                                     radius_a, 0.0, pose_a);
+      });
+      iterations += r.iterations;
+      lower = std::min(lower, r.lower_bound);
+      if (r.distance < best.distance) {
+        best = r;
+        if (hit != nullptr) hit->primitive = static_cast<int>(node.index);
+        if (best.distance == 0.0) break;  // touching: nothing is nearer
+      }
+    }
+    best.iterations = iterations;
+    best.lower_bound = std::min(lower, best.distance);
+    return best;
+  }
+
+  CollisionResult collide() const {
+    CollisionResult out;
+    NodeStack stack;
+    stack.push(0);
+    while (!stack.empty()) {
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
+      if (!touches(node, box)) continue;
+      if (!node.leaf) {
+        stack.push(node.index);
+        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        continue;
+      }
+      const bool hit = with_leaf(node.index, [&](const auto& md) {
+        // As for convex pairs: rounded shapes by a threshold on the cores, bare cores by the
+        // boolean early exits (seed 001 Alg. 6); touching counts.
+        const double contact = radius_a + detail::touch_tolerance(md.scale());
+        const GjkOutcome g = radius_a > 0.0
+                                 ? detail::run_gjk(md, options, GjkMode::Threshold, contact)
+                                 : detail::run_gjk(md, options, GjkMode::Boolean, 0.0);
+        out.iterations += g.iterations;
+        if (g.status != Status::Converged) out.status = g.status;
+        return g.overlap || (radius_a > 0.0 ? g.lower < contact : g.lower <= 0.0);
+      });
+      if (hit) {
+        out.collision = true;
+        return out;
+      }
+    }
+    return out;
+  }
+
+  ThresholdResult closer_than(double threshold) const {
+    ThresholdResult out;
+    out.lower_bound = std::numeric_limits<double>::infinity();
+    NodeStack stack;
+    stack.push(0);
+    while (!stack.empty()) {
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
+      const double g_node = gap(node, box);
+      if (!(g_node < threshold)) {  // this subtree is at least `threshold` away
+        out.lower_bound = std::min(out.lower_bound, g_node);
+        continue;
+      }
+      if (!node.leaf) {
+        stack.push(node.index);
+        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        continue;
+      }
+      const bool closer = with_leaf(node.index, [&](const auto& md) {
+        const GjkOutcome g =
+            detail::run_gjk(md, options, GjkMode::Threshold, threshold + radius_a);
+        out.iterations += g.iterations;
+        if (g.status != Status::Converged) out.status = g.status;
+        out.lower_bound = std::min(out.lower_bound, std::max(0.0, g.lower - radius_a));
+        out.upper_bound = std::min(out.upper_bound, std::max(0.0, g.upper - radius_a));
+        return g.overlap || g.upper - radius_a < threshold;
+      });
+      if (closer) {
+        out.closer = true;
+        out.lower_bound = 0.0;  // leaves not visited may be nearer still
+        return out;
+      }
+    }
+    return out;
+  }
+
+  /// The deepest penetration into a single primitive among those the shape touches.
+  SignedDistanceResult deepest(PrimitiveHit* hit) const {
+    SignedDistanceResult best;
+    best.signed_distance = std::numeric_limits<double>::infinity();
+    int iterations = 0;
+    NodeStack stack;
+    stack.push(0);
+    while (!stack.empty()) {
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
+      if (!touches(node, box)) continue;
+      if (!node.leaf) {
+        stack.push(node.index);
+        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        continue;
+      }
+      const SignedDistanceResult r = with_leaf(node.index, [&](const auto& md) {
+        return detail::signed_distance_from(md, detail::run_gjk(md, options, GjkMode::Distance),
+                                            radius_a, 0.0, pose_a, options);
+      });
+      iterations += r.iterations;
+      if (r.signed_distance < best.signed_distance) {
+        best = r;
+        if (hit != nullptr) hit->primitive = static_cast<int>(node.index);
+      }
+    }
+    best.iterations = iterations;
+    return best;
+  }
+};
+
+bool valid(const Shape& shape, const Pose& pose, const Pose& other, const QueryOptions& options) {
+  return detail::options_valid(options) && detail::pose_is_valid(pose) &&
+         detail::pose_is_valid(other) && detail::shape_is_valid(shape);
+}
+
+/// Calls f(traversal) with the shape's core dispatched once for the whole descent.
+template <class Leaves, class F>
+decltype(auto) traverse(const Shape& shape, const Pose& pose, const Leaves& leaves,
+                        const PrimitiveTree& tree, const Pose& tree_pose,
+                        const QueryOptions& options, F&& f) {
+  const Aabb box = bounding_box(shape, tree_pose.inverse(Eigen::Isometry) * pose);
+  const detail::PairFrame frame = detail::relative_frame(pose, tree_pose);
+  return detail::with_core(
+      shape, options.support, -1, [&](const auto& core, double radius) -> decltype(auto) {
+        using T = Traversal<std::decay_t<decltype(core)>, Leaves>;
+        const T t{core, radius, leaves, tree, pose, frame, box, options};
+        return f(t);
+      });
+}
+
+template <class Leaves>
+DistanceResult distance_to(const Shape& shape, const Pose& pose, const Leaves& leaves,
+                           const PrimitiveTree& tree, const Pose& tree_pose,
+                           const QueryOptions& options, PrimitiveHit* hit) {
+  if (hit != nullptr) hit->primitive = -1;
+  if (!valid(shape, pose, tree_pose, options)) {
+    DistanceResult r;
+    r.status = Status::InvalidInput;
+    r.upper_bound = r.lower_bound = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
+  return traverse(shape, pose, leaves, tree, tree_pose, options,
+                  [&](const auto& t) { return t.distance(hit); });
+}
+
+template <class Leaves>
+CollisionResult collide_with(const Shape& shape, const Pose& pose, const Leaves& leaves,
+                             const PrimitiveTree& tree, const Pose& tree_pose,
+                             const QueryOptions& options) {
+  if (!valid(shape, pose, tree_pose, options)) {
+    CollisionResult r;
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return traverse(shape, pose, leaves, tree, tree_pose, options,
+                  [&](const auto& t) { return t.collide(); });
+}
+
+template <class Leaves>
+ThresholdResult closer_than_to(const Shape& shape, const Pose& pose, const Leaves& leaves,
+                               const PrimitiveTree& tree, const Pose& tree_pose, double threshold,
+                               const QueryOptions& options) {
+  if (!valid(shape, pose, tree_pose, options) || std::isnan(threshold)) {
+    ThresholdResult r;
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return traverse(shape, pose, leaves, tree, tree_pose, options,
+                  [&](const auto& t) { return t.closer_than(threshold); });
+}
+
+template <class Leaves>
+SignedDistanceResult signed_distance_to(const Shape& shape, const Pose& pose, const Leaves& leaves,
+                                        const PrimitiveTree& tree, const Pose& tree_pose,
+                                        const QueryOptions& options, PrimitiveHit* hit) {
+  if (hit != nullptr) hit->primitive = -1;
+  if (!valid(shape, pose, tree_pose, options)) {
+    SignedDistanceResult r;
+    r.status = Status::InvalidInput;
+    r.signed_distance = std::numeric_limits<double>::quiet_NaN();
+    return r;
+  }
+  return traverse(shape, pose, leaves, tree, tree_pose, options, [&](const auto& t) {
+    const DistanceResult d = t.distance(hit);
+    if (d.distance > 0.0) {
+      SignedDistanceResult r;
+      r.signed_distance = d.distance;
+      r.point_on_a = d.point_on_a;
+      r.point_on_b = d.point_on_b;
+      r.normal = d.normal;
+      r.iterations = d.iterations;
+      r.status = d.status;
+      return r;
+    }
+    SignedDistanceResult r = t.deepest(hit);
+    r.iterations += d.iterations;
+    return r;
+  });
+}
+
+}  // namespace
+
+DistanceResult distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
+                        const Pose& mesh_pose, const QueryOptions& options, PrimitiveHit* hit) {
+  return distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit);
+}
+CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
+                        const Pose& mesh_pose, const QueryOptions& options) {
+  return collide_with(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options);
+}
+SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose,
+                                     const TriangleMesh& mesh, const Pose& mesh_pose,
+                                     const QueryOptions& options, PrimitiveHit* hit) {
+  return signed_distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit);
+}
+ThresholdResult closer_than(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
+                            const Pose& mesh_pose, double threshold, const QueryOptions& options) {
+  return closer_than_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, threshold,
+                        options);
+}
+
+DistanceResult distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
+                        const Pose& cells_pose, const QueryOptions& options, PrimitiveHit* hit) {
+  return distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit);
+}
+CollisionResult collide(const Shape& shape, const Pose& pose, const BoxSet& cells,
+                        const Pose& cells_pose, const QueryOptions& options) {
+  return collide_with(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options);
+}
+SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
+                                     const Pose& cells_pose, const QueryOptions& options,
+                                     PrimitiveHit* hit) {
+  return signed_distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options,
+                            hit);
+}
+ThresholdResult closer_than(const Shape& shape, const Pose& pose, const BoxSet& cells,
+                            const Pose& cells_pose, double threshold, const QueryOptions& options) {
+  return closer_than_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, threshold,
+                        options);
+}
+
+}  // namespace gjk

@@ -1,0 +1,191 @@
+// The broadphase (issue 17 item 8) against brute force: shape boxes against dense surface
+// samples and polytope vertices, tree queries and nearest-first searches against loops over
+// every box, through builds, inserts and removals.
+#include <gtest/gtest.h>
+
+#include "datasets.hpp"
+
+#include "gjk/broadphase.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <vector>
+
+namespace {
+
+using gjk::Aabb;
+using gjk::AabbTree;
+using gjk::Pose;
+using gjk::Shape;
+using gjk::Vec3;
+using namespace gjk::testing;
+
+/// Points of the shape's surface in its frame: dense for the curved ones, the vertices (exact)
+/// for boxes and hulls.
+std::vector<Vec3> surface_samples(const Shape& shape, Rng& rng) {
+  std::vector<Vec3> out;
+  std::visit(
+      [&](const auto& g) {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, gjk::Sphere>) {
+          for (int i = 0; i < 4000; ++i) out.push_back(g.radius * rng.unit_vector());
+        } else if constexpr (std::is_same_v<G, gjk::Box>) {
+          for (int i = 0; i < 8; ++i)
+            out.emplace_back(i & 1 ? g.half_extents.x() : -g.half_extents.x(),
+                             i & 2 ? g.half_extents.y() : -g.half_extents.y(),
+                             i & 4 ? g.half_extents.z() : -g.half_extents.z());
+        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
+          for (int i = 0; i < 4000; ++i)
+            out.push_back(g.radius * rng.unit_vector() +
+                          Vec3(0, 0, i % 2 ? g.half_length : -g.half_length));
+        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
+          for (int i = 0; i < 4000; ++i) {
+            const double a = rng.uniform(0, 2 * M_PI);
+            out.emplace_back(g.radius * std::cos(a), g.radius * std::sin(a),
+                             i % 2 ? g.half_length : -g.half_length);
+          }
+        } else {
+          out = g.vertices();
+        }
+      },
+      shape.geometry);
+  return out;
+}
+
+TEST(Broadphase, BoundingBoxIsTheTightBoxOfTheShape) {
+  Rng rng(11);
+  for (int trial = 0; trial < 400; ++trial) {
+    const bool curved = trial % 5 == 0 || trial % 5 == 2 || trial % 5 == 3;
+    const auto make = [&]() -> Shape {
+      switch (trial % 5) {
+        case 0:
+          return gjk::Sphere{rng.uniform(0.1, 1)};
+        case 1:
+          return gjk::Box{Vec3(rng.uniform(0.1, 1), rng.uniform(0.1, 1), rng.uniform(0.1, 1))};
+        case 2:
+          return gjk::Capsule{rng.uniform(0.1, 1), rng.uniform(0.1, 1)};
+        case 3:
+          return gjk::Cylinder{rng.uniform(0.1, 1), rng.uniform(0.1, 1)};
+        default:
+          return gjk::ConvexPolytope::from_points(random_polytope_points(rng, 30));
+      }
+    };
+    const Shape shape = make();
+    const Pose pose = random_pose(rng, 3.0);
+    const Aabb box = gjk::bounding_box(shape, pose);
+    Aabb sampled;
+    sampled.setEmpty();
+    for (const Vec3& p : surface_samples(shape, rng)) sampled.extend(pose * p);
+    // Contains every sample; tight to the vertices exactly, to the curved samples within their
+    // sampling density.
+    const double slack = curved ? 0.05 : 1e-12;
+    EXPECT_TRUE((box.min().array() <= sampled.min().array() + 1e-12).all()) << trial;
+    EXPECT_TRUE((box.max().array() >= sampled.max().array() - 1e-12).all()) << trial;
+    EXPECT_LT((box.min() - sampled.min()).cwiseAbs().maxCoeff(), slack) << trial;
+    EXPECT_LT((box.max() - sampled.max()).cwiseAbs().maxCoeff(), slack) << trial;
+    // Inflation grows every side by the radius.
+    const Aabb fat = gjk::bounding_box(gjk::inflated(shape, 0.25), pose);
+    EXPECT_NEAR((fat.min() - box.min()).maxCoeff(), -0.25, 1e-12);
+    EXPECT_NEAR((fat.max() - box.max()).minCoeff(), 0.25, 1e-12);
+  }
+}
+
+TEST(Broadphase, BoxDistanceIsTheGapBetweenBoxes) {
+  const Aabb a(Vec3(0, 0, 0), Vec3(1, 1, 1));
+  EXPECT_EQ(gjk::distance(a, Aabb(Vec3(0.5, 0.5, 0.5), Vec3(2, 2, 2))), 0.0);
+  EXPECT_EQ(gjk::distance(a, Aabb(Vec3(1, 0, 0), Vec3(2, 1, 1))), 0.0);  // touching
+  EXPECT_NEAR(gjk::distance(a, Aabb(Vec3(4, 5, 0), Vec3(5, 6, 1))), 5.0, 1e-15);
+}
+
+Aabb random_box(Rng& rng, double extent) {
+  const Vec3 c(rng.uniform(-extent, extent), rng.uniform(-extent, extent),
+               rng.uniform(-extent, extent));
+  const Vec3 h(rng.log_uniform(0.01, 1), rng.log_uniform(0.01, 1), rng.log_uniform(0.01, 1));
+  return Aabb(c - h, c + h);
+}
+
+void expect_tree_matches(const AabbTree& tree, const std::vector<std::pair<Aabb, int>>& live,
+                         Rng& rng) {
+  for (int q = 0; q < 50; ++q) {
+    const Aabb probe = random_box(rng, 10);
+    std::multiset<int> expected, got;
+    for (const auto& [b, id] : live)
+      if (b.intersects(probe)) expected.insert(id);
+    tree.query(probe, [&](int id) {
+      got.insert(id);
+      return true;
+    });
+    ASSERT_EQ(got, expected);
+    // Nearest: the callback's "distance" of a leaf is its box gap plus a per-id offset, so the
+    // minimum is not simply the nearest box and pruning must use the returned bound.
+    const auto cost = [](int id, double gap) { return gap + 0.01 * (id % 7); };
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& [b, id] : live) best = std::min(best, cost(id, gjk::distance(b, probe)));
+    double found = std::numeric_limits<double>::infinity();
+    tree.nearest(probe, found, [&](int id, double gap) {
+      found = std::min(found, cost(id, gap));
+      return found;
+    });
+    ASSERT_EQ(found, best);
+  }
+}
+
+TEST(Broadphase, TreeQueriesEqualBruteForceThroughBuildsInsertsAndRemovals) {
+  Rng rng(5);
+  for (const int count : {1, 2, 10, 100, 2000}) {
+    std::vector<std::pair<Aabb, int>> boxes;
+    for (int i = 0; i < count; ++i) boxes.emplace_back(random_box(rng, 10), i);
+    AabbTree built;
+    built.build(boxes);
+    EXPECT_EQ(built.size(), count);
+    EXPECT_LE(built.height(), static_cast<int>(std::ceil(std::log2(count))) + 1);
+    expect_tree_matches(built, boxes, rng);
+
+    AabbTree grown;
+    std::vector<int> handles;
+    for (const auto& [b, id] : boxes) handles.push_back(grown.insert(b, id));
+    expect_tree_matches(grown, boxes, rng);
+    // Remove every third box (and insert new ones), then compare again.
+    std::vector<std::pair<Aabb, int>> live;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      if (i % 3 == 0) {
+        grown.remove(handles[i]);
+      } else {
+        live.push_back(boxes[i]);
+      }
+    }
+    for (int k = 0; k < count / 4; ++k) {
+      const Aabb b = random_box(rng, 10);
+      grown.insert(b, count + k);
+      live.emplace_back(b, count + k);
+    }
+    EXPECT_EQ(grown.size(), static_cast<int>(live.size()));
+    expect_tree_matches(grown, live, rng);
+  }
+}
+
+TEST(Broadphase, SortedInsertionStaysUsable) {
+  // Boxes inserted in sorted order along a line: the insertion cost keeps the tree shallow
+  // enough for the traversal stack, and queries stay exact.
+  Rng rng(8);
+  AabbTree tree;
+  std::vector<std::pair<Aabb, int>> live;
+  for (int i = 0; i < 5000; ++i) {
+    const Aabb b(Vec3(i, 0, 0), Vec3(i + 0.5, 0.5, 0.5));
+    tree.insert(b, i);
+    live.emplace_back(b, i);
+  }
+  expect_tree_matches(tree, live, rng);
+  Aabb probe(Vec3(2500.2, 0, 0), Vec3(2500.3, 1, 1));
+  int hits = 0;
+  tree.query(probe, [&](int id) {
+    EXPECT_EQ(id, 2500);
+    ++hits;
+    return true;
+  });
+  EXPECT_EQ(hits, 1);
+}
+
+}  // namespace
