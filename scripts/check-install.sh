@@ -47,6 +47,7 @@ for kind in static shared; do
   "$s/robots_ten_lines" "$panda" "$prefix/share/libgjk/robots/scenes/panda_boxes.yaml"
   "$s/panda_box_clearance" "$panda"
   "$s/planning_with_ompl" "$panda" "$prefix/share/libgjk/robots/scenes/panda_boxes.yaml"
+  "$s/collision_world" "$panda" "$models/panda/panda.srdf" "$prefix/share/libgjk/robots/scenes/panda_cell.yaml"
 
   step "installed tools"
   "$prefix/bin/gjk-query" --help >/dev/null

@@ -524,13 +524,14 @@ struct Block {
 struct Worker {
   explicit Worker(const RobotModel& model) : ws(model) {}
   gjk::robots::Workspace ws;
-  std::vector<gjk::robots::PairDistance> distances;
+  std::vector<gjk::robots::ClosestPair> distances;
   double seconds = 0.0, cpu_seconds = 0.0;
 };
 
 struct Context {
-  const RobotModel& model;
-  const Scene& scene;
+  const gjk::robots::CollisionWorld& world;
+  const RobotModel& model;  ///< world.model(): the robot with its attached objects
+  const Scene& scene;       ///< world.scene()
   const AnalysisOptions& options;
   AnalysisSink* sink;
   bool keep_pairs;
@@ -543,10 +544,7 @@ void compute_block(const Context& c, Block& block, Worker& w) {
     const RobotModel& model = c.model;
     // Fresh warm starts at every block: a state's result depends on its block only, whichever
     // thread computes it (byte-identical outputs for any thread count).
-    gjk::robots::DistanceCache cache(model, c.scene);
-    gjk::robots::DistanceOptions distance_options;
-    distance_options.cutoff = c.options.cutoff;
-    distance_options.gradients = false;
+    gjk::robots::WorldContext world(c.world);
     const size_t obstacles = c.scene.obstacles.size();
     block.records.assign(block.states.size(), StateRecord{});
     block.pairs.clear();
@@ -558,11 +556,12 @@ void compute_block(const Context& c, Block& block, Worker& w) {
       r.index = c.options.first_index + block.first + k;
       r.line = s.line;
       r.time = s.time;
-      gjk::robots::forward_kinematics(model, s.q, w.ws);
-      gjk::robots::robot_scene_distances(model, w.ws, c.scene, distance_options, &cache,
-                                         w.distances);
+      // The checked (robot part, obstacle) pairs within the cutoff, in (shape, obstacle) order.
+      world.update(s.q);
+      world.distances(c.options.cutoff, false, false, QueryOptions{}, w.distances);
       r.pairs = w.distances.size();
-      for (const gjk::robots::PairDistance& d : w.distances) {
+      for (const gjk::robots::ClosestPair& pair : w.distances) {
+        const gjk::robots::PairDistance& d = pair.pair;
         const PairRecord p{d.shape,  d.obstacle, d.distance, d.point_on_link, d.point_on_obstacle,
                            d.normal, d.status};
         if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
@@ -703,8 +702,10 @@ void count_state(Analysis& a, const StateRecord& r) {
   keep_smaller(a.overall, r, r.worst);
 }
 
-Analysis run(const RobotModel& model, const Scene& scene, StateSource& source,
+Analysis run(const gjk::robots::CollisionWorld& world, StateSource& source,
              const AnalysisOptions& options, AnalysisSink* sink, size_t known_states) {
+  const RobotModel& model = world.model();
+  const Scene& scene = world.scene();
   const auto start = std::chrono::steady_clock::now();
   if (options.block_size == 0) throw std::invalid_argument("AnalysisOptions::block_size is 0");
   if (std::isnan(options.cutoff) || options.cutoff < 0.0) {
@@ -721,7 +722,7 @@ Analysis run(const RobotModel& model, const Scene& scene, StateSource& source,
   analysis.num_obstacles = scene.obstacles.size();
   analysis.per_link_obstacle.assign(model.links().size() * scene.obstacles.size(), Minimum{});
 
-  const Context context{model, scene, options, sink, sink != nullptr && sink->wants_pairs()};
+  const Context context{world, model, scene, options, sink, sink != nullptr && sink->wants_pairs()};
   // Blocks outlive the pool (declared first, destroyed last): the threads are joined before the
   // blocks they may be computing go away.
   std::deque<std::unique_ptr<Block>> in_flight;
@@ -803,13 +804,26 @@ Analysis run(const RobotModel& model, const Scene& scene, StateSource& source,
 
 Analysis analyse(const RobotModel& model, const Scene& scene, StateSource& source,
                  const AnalysisOptions& options, AnalysisSink* sink) {
-  return run(model, scene, source, options, sink, static_cast<size_t>(-1));
+  const gjk::robots::CollisionWorld world(model, scene);
+  return run(world, source, options, sink, static_cast<size_t>(-1));
 }
 
 Analysis analyse(const RobotModel& model, const Scene& scene, const std::vector<PathState>& states,
                  const AnalysisOptions& options, AnalysisSink* sink) {
+  const gjk::robots::CollisionWorld world(model, scene);
   VectorSource source(states);
-  return run(model, scene, source, options, sink, states.size());
+  return run(world, source, options, sink, states.size());
+}
+
+Analysis analyse(const gjk::robots::CollisionWorld& world, StateSource& source,
+                 const AnalysisOptions& options, AnalysisSink* sink) {
+  return run(world, source, options, sink, static_cast<size_t>(-1));
+}
+
+Analysis analyse(const gjk::robots::CollisionWorld& world, const std::vector<PathState>& states,
+                 const AnalysisOptions& options, AnalysisSink* sink) {
+  VectorSource source(states);
+  return run(world, source, options, sink, states.size());
 }
 
 void merge_shard(Analysis& total, const Analysis& shard) {
@@ -885,6 +899,13 @@ void append_vec(std::string& out, const gjk::Vec3& v) {
 }  // namespace
 
 std::string shape_label(const RobotModel& model, int shape) {
+  const auto& shapes = model.collision_shapes();
+  const std::string& object = shapes[static_cast<size_t>(shape)].attached_object;
+  if (!object.empty()) {  // a held object's pieces: OBJECT#K
+    int k = 0;
+    for (int s = 0; s < shape; ++s) k += shapes[static_cast<size_t>(s)].attached_object == object;
+    return object + "#" + std::to_string(k);
+  }
   return link_name(model, shape) + "#" + std::to_string(index_in_link(model, shape));
 }
 

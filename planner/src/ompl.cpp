@@ -3,6 +3,7 @@
 
 #include "gjk/planner/velocity_inversion.hpp"
 #include "gjk/queries.hpp"
+#include "gjk/robots/obstacle_queries.hpp"
 
 #include <ompl/base/objectives/PathLengthOptimizationObjective.h>
 
@@ -131,34 +132,74 @@ std::shared_ptr<ob::RealVectorStateSpace> make_state_space(const robots::RobotMo
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+/// The world of a robot and a scene with the default matrix (adjacent links allowed).
+std::shared_ptr<const robots::CollisionWorld> default_world(
+    const std::shared_ptr<const robots::RobotModel>& model,
+    const std::shared_ptr<const robots::Scene>& scene) {
+  if (!model) throw PlannerError("CollisionModel: no robot model");
+  if (!scene) throw PlannerError("CollisionModel: no scene");
+  return std::make_shared<const robots::CollisionWorld>(*model, *scene);
+}
+
+}  // namespace
+
 CollisionModel::CollisionModel(std::shared_ptr<const robots::RobotModel> model,
                                std::shared_ptr<const robots::Scene> scene,
                                CollisionSettings settings)
-    : model_(std::move(model)), scene_(std::move(scene)), settings_(std::move(settings)) {
-  if (!model_) throw PlannerError("CollisionModel: no robot model");
-  if (!scene_) throw PlannerError("CollisionModel: no scene");
+    : world_(default_world(model, scene)), settings_(std::move(settings)) {
+  initialise();
+}
+
+CollisionModel::CollisionModel(std::shared_ptr<const robots::CollisionWorld> world,
+                               CollisionSettings settings)
+    : world_(std::move(world)), settings_(std::move(settings)) {
+  if (!world_) throw PlannerError("CollisionModel: no collision world");
+  initialise();
+}
+
+void CollisionModel::initialise() {
   if (!std::isfinite(settings_.margin) || settings_.margin < 0)
     throw PlannerError("CollisionSettings.margin = " + std::to_string(settings_.margin) +
                        ": must be finite and >= 0");
-  if (settings_.self_collision)
-    self_pairs_ = robots::self_collision_pairs(*model_, settings_.allowed_self_pairs, true);
-  active_ = active_positions_of(*model_, settings_.fixed_positions, &template_q_);
-  for (const auto& c : model_->collision_shapes()) shape_balls_.push_back(bounding_ball(c.shape));
-  for (const auto& o : scene_->obstacles) {
-    BoundingBall b = bounding_ball(o.shape);
-    b.centre = o.pose * b.centre;
-    obstacle_balls_.push_back(b);
+  if (!settings_.allowed_self_pairs.empty() || !settings_.self_collision) {
+    // The settings change the matrix: the checks run on a copy of the world that has them.
+    auto world = std::make_shared<robots::CollisionWorld>(*world_);
+    robots::AllowedCollisionMatrix allowed = world->allowed_collisions();
+    for (const auto& [a, b] : settings_.allowed_self_pairs) {
+      world->robot().link_index(a);  // unknown names are errors (ModelError names them)
+      world->robot().link_index(b);
+      allowed.set_allowed(a, b, true);
+    }
+    if (!settings_.self_collision) {  // no self pairs at all: every robot part may touch
+      std::vector<std::string> parts;
+      for (int s = 0; s < static_cast<int>(world->model().collision_shapes().size()); ++s)
+        parts.push_back(world->part_name(s));
+      for (const std::string& a : parts)
+        for (const std::string& b : parts) allowed.set_allowed(a, b, true);
+    }
+    world->set_allowed_collisions(std::move(allowed));
+    world_ = std::move(world);
+  }
+  if (settings_.self_collision) self_pairs_ = world_->self_pairs();
+  const robots::RobotModel& model = world_->model();
+  active_ = active_positions_of(model, settings_.fixed_positions, &template_q_);
+  for (const auto& c : model.collision_shapes()) shape_balls_.push_back(bounding_ball(c.shape));
+  for (const auto& o : world_->obstacles()) {
+    const robots::ObstacleBall b = robots::bounding_ball(o);
+    obstacle_balls_.push_back({b.centre, b.radius});
   }
 
   // Levers for conservative advancement: a point p of a shape on link L, seen from joint j on
   // L's chain, is at most (sum of the joint offsets below j) + (prismatic travel below j) +
   // (the shape's extent) from j's axis, whatever the configuration (triangle inequality).
-  const int n = model_->num_positions();
-  const auto& joints = model_->joints();
-  const auto& links = model_->links();
-  levers_.assign(model_->collision_shapes().size(), Eigen::VectorXd::Zero(n));
-  for (size_t s = 0; s < model_->collision_shapes().size(); ++s) {
-    const robots::CollisionShape& c = model_->collision_shapes()[s];
+  const int n = model.num_positions();
+  const auto& joints = model.joints();
+  const auto& links = model.links();
+  levers_.assign(model.collision_shapes().size(), Eigen::VectorXd::Zero(n));
+  for (size_t s = 0; s < model.collision_shapes().size(); ++s) {
+    const robots::CollisionShape& c = model.collision_shapes()[s];
     double reach = extent_from_link_origin(c);  // from the current joint frame down to the shape
     for (int link = c.link; link >= 0;) {
       const int ji = links[static_cast<size_t>(link)].parent_joint;
@@ -187,12 +228,14 @@ Eigen::VectorXd CollisionModel::full_configuration(const double* state_values) c
 
 struct QueryContext {
   explicit QueryContext(const CollisionModel& c)
-      : ws(c.model()),
+      : world(c.world()),
+        ws(c.model()),
         obstacle_caches(c.model(), c.scene()),
         self_caches(c.self_pairs().size()),
         poses(c.model().collision_shapes().size(), Pose::Identity()),
         q(c.model().num_positions()) {}
-  robots::Workspace ws;
+  robots::WorldContext world;  ///< validity and closest pair (broadphase, matrix, warm starts)
+  robots::Workspace ws;        ///< the rest: conservative advancement
   robots::DistanceCache obstacle_caches;
   std::vector<WarmStart> self_caches;
   std::vector<Pose> poses;    ///< collision shapes in the world at the last configuration
@@ -254,90 +297,17 @@ bool finite_within_bounds(const robots::RobotModel& model, const Eigen::VectorXd
   return true;
 }
 
-/// True when some pair is closer than the margin (threshold queries: each stops as soon as its
-/// bounds decide, seed 001 Fig. 2(b) lifted to 3D).
-bool any_pair_too_close(const CollisionModel& c, QueryContext& ctx) {
-  const auto& shapes = c.model().collision_shapes();
-  const auto& obstacles = c.scene().obstacles;
-  const double threshold = c.settings().margin;
-  for (size_t s = 0; s < shapes.size(); ++s) {
-    for (size_t o = 0; o < obstacles.size(); ++o) {
-      if (ctx.ball_gap_to_obstacle(c, s, o) > threshold) continue;
-      WarmStart* cache = ctx.obstacle_caches.get(static_cast<int>(s), static_cast<int>(o));
-      const ThresholdResult r =
-          closer_than(shapes[s].shape, ctx.poses[s], obstacles[o].shape, obstacles[o].pose,
-                      threshold, c.settings().query, *cache);
-      if (r.closer) return true;
-    }
-  }
-  for (size_t i = 0; i < c.self_pairs().size(); ++i) {
-    const auto [a, b] = c.self_pairs()[i];
-    if (ctx.ball_gap_between(c, size_t(a), size_t(b)) > threshold) continue;
-    const ThresholdResult r =
-        closer_than(shapes[static_cast<size_t>(a)].shape, ctx.poses[static_cast<size_t>(a)],
-                    shapes[static_cast<size_t>(b)].shape, ctx.poses[static_cast<size_t>(b)],
-                    threshold, c.settings().query, ctx.self_caches[i]);
-    if (r.closer) return true;
-  }
-  return false;
+/// True when some checked pair is closer than the margin (the world's broadphase and threshold
+/// queries, each stopping as soon as its bounds decide: seed 001 Fig. 2(b) lifted to 3D).
+bool any_pair_too_close(const CollisionModel& c, QueryContext& ctx, const Eigen::VectorXd& q) {
+  ctx.world.update(q);
+  return ctx.world.in_collision(c.settings().margin, c.settings().query);
 }
 
-/// The closest pair (signed distance), pruning pairs that cannot beat the best so far with
-/// threshold queries. The gradient is filled for the winner.
-ClosestPair closest_pair(const CollisionModel& c, QueryContext& ctx) {
-  const auto& shapes = c.model().collision_shapes();
-  const auto& obstacles = c.scene().obstacles;
-  const QueryOptions& query = c.settings().query;
-  ClosestPair best;
-  best.pair.distance = kInf;
-  Vec3 best_point_b = Vec3::Zero();
-  auto consider = [&](int a, int b, bool self, const Shape& sb, const Pose& pb, WarmStart& cache) {
-    const double ball_gap = self ? ctx.ball_gap_between(c, size_t(a), size_t(b))
-                                 : ctx.ball_gap_to_obstacle(c, size_t(a), size_t(b));
-    if (ball_gap >= best.pair.distance) return;  // cannot beat the best
-    const Shape& sa = shapes[static_cast<size_t>(a)].shape;
-    const Pose& pa = ctx.poses[static_cast<size_t>(a)];
-    if (std::isfinite(best.pair.distance) &&
-        !closer_than(sa, pa, sb, pb, best.pair.distance, query, cache).closer)
-      return;
-    const SignedDistanceResult r = signed_distance(sa, pa, sb, pb, query, cache);
-    if (r.signed_distance < best.pair.distance) {
-      best.self = self;
-      best.pair.shape = a;
-      best.pair.obstacle = b;
-      best.pair.distance = r.signed_distance;
-      best.pair.point_on_link = r.point_on_a;
-      best.pair.point_on_obstacle = r.point_on_b;
-      best.pair.normal = r.normal;
-      best.pair.status = r.status;
-      best_point_b = r.point_on_b;
-    }
-  };
-  for (size_t s = 0; s < shapes.size(); ++s) {
-    for (size_t o = 0; o < obstacles.size(); ++o) {
-      consider(static_cast<int>(s), static_cast<int>(o), false, obstacles[o].shape,
-               obstacles[o].pose,
-               *ctx.obstacle_caches.get(static_cast<int>(s), static_cast<int>(o)));
-    }
-  }
-  for (size_t i = 0; i < c.self_pairs().size(); ++i) {
-    const auto [a, b] = c.self_pairs()[i];
-    consider(a, b, true, shapes[static_cast<size_t>(b)].shape, ctx.poses[static_cast<size_t>(b)],
-             ctx.self_caches[i]);
-  }
-  if (best.pair.shape >= 0) {
-    // seed 002 eq. 7: grad d = −J_a(p_a)ᵀ n (+ J_b(p_b)ᵀ n when the other body is a link).
-    best.pair.gradient = Eigen::VectorXd::Zero(c.model().num_positions());
-    robots::add_point_derivative(
-        c.model(), ctx.ws, shapes[static_cast<size_t>(best.pair.shape)].link,
-        best.pair.point_on_link, best.pair.normal, -1.0, best.pair.gradient);
-    if (best.self) {
-      robots::add_point_derivative(c.model(), ctx.ws,
-                                   shapes[static_cast<size_t>(best.pair.obstacle)].link,
-                                   best_point_b, best.pair.normal, 1.0, best.pair.gradient);
-    }
-  }
-  return best;
+/// The closest checked pair (signed distance) with its gradient.
+ClosestPair closest_pair(const CollisionModel& c, QueryContext& ctx, const Eigen::VectorXd& q) {
+  ctx.world.update(q);
+  return ctx.world.closest(kInf, c.settings().query, true);
 }
 
 }  // namespace
@@ -366,8 +336,7 @@ Eigen::VectorXd StateValidityChecker::to_vector(const ob::State* state) const {
 bool StateValidityChecker::is_valid(const Eigen::VectorXd& q) const {
   if (!finite_within_bounds(collision_->model(), q)) return false;
   auto ctx = pool_.acquire();
-  ctx->update(*collision_, q);
-  return !any_pair_too_close(*collision_, *ctx);
+  return !any_pair_too_close(*collision_, *ctx, q);
 }
 
 ClosestPair StateValidityChecker::closest(const Eigen::VectorXd& q) const {
@@ -378,8 +347,7 @@ ClosestPair StateValidityChecker::closest(const Eigen::VectorXd& q) const {
     return none;
   }
   auto ctx = pool_.acquire();
-  ctx->update(*collision_, q);
-  return closest_pair(*collision_, *ctx);
+  return closest_pair(*collision_, *ctx, q);
 }
 
 bool StateValidityChecker::isValid(const ob::State* state) const {
@@ -474,14 +442,17 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
     bool self;
     double speed;
     double horizon = 0.0;
+    int self_index = -1;  ///< index into c.self_pairs() (its warm start) for a self pair
   };
   std::vector<Tracked> pairs;
   pairs.reserve(shapes.size() * obstacles.size() + c.self_pairs().size());
   for (size_t a = 0; a < shapes.size(); ++a) {
     for (size_t o = 0; o < obstacles.size(); ++o)
-      pairs.push_back({static_cast<int>(a), static_cast<int>(o), false, speed[a]});
+      if (c.world().checked(static_cast<int>(a), static_cast<int>(o)))
+        pairs.push_back({static_cast<int>(a), static_cast<int>(o), false, speed[a]});
   }
-  for (const auto& [a, b] : c.self_pairs()) {
+  for (size_t k = 0; k < c.self_pairs().size(); ++k) {
+    const auto [a, b] = c.self_pairs()[k];
     // Joints upstream of both links move them together: only the others change the distance.
     const Eigen::VectorXd& la = c.levers()[static_cast<size_t>(a)];
     const Eigen::VectorXd& lb = c.levers()[static_cast<size_t>(b)];
@@ -490,7 +461,7 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
       const bool moves_a = la[j] > 0, moves_b = lb[j] > 0;
       if (moves_a != moves_b) relative += std::abs(dq[j]) * (moves_a ? la[j] : lb[j]);
     }
-    pairs.push_back({a, b, true, relative});
+    pairs.push_back({a, b, true, relative, 0.0, static_cast<int>(k)});
   }
 
   auto ctx = pool_.acquire();
@@ -525,10 +496,10 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
       DistanceResult r;
       if (p.self) {
         r = distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape, ctx->poses[ub], query,
-                     ctx->self_caches[i - shapes.size() * obstacles.size()]);
+                     ctx->self_caches[static_cast<size_t>(p.self_index)]);
       } else {
-        r = distance(shapes[ua].shape, ctx->poses[ua], obstacles[ub].shape, obstacles[ub].pose,
-                     query, *ctx->obstacle_caches.get(p.a, p.b));
+        r = robots::distance(shapes[ua].shape, ctx->poses[ua], obstacles[ub], query,
+                             ctx->obstacle_caches.get(p.a, p.b));
       }
       ++cert.pair_queries;
       const double d = r.status == Status::InvalidInput ? -kInf : r.distance;
@@ -607,6 +578,16 @@ std::shared_ptr<const CollisionModel> install_collision_checking(
     std::shared_ptr<const robots::Scene> scene, CollisionSettings settings) {
   auto collision = std::make_shared<const CollisionModel>(std::move(model), std::move(scene),
                                                           std::move(settings));
+  si->setStateValidityChecker(std::make_shared<StateValidityChecker>(si, collision));
+  si->setMotionValidator(std::make_shared<CertifiedMotionValidator>(si, collision));
+  si->setup();
+  return collision;
+}
+
+std::shared_ptr<const CollisionModel> install_collision_checking(
+    const ob::SpaceInformationPtr& si, std::shared_ptr<const robots::CollisionWorld> world,
+    CollisionSettings settings) {
+  auto collision = std::make_shared<const CollisionModel>(std::move(world), std::move(settings));
   si->setStateValidityChecker(std::make_shared<StateValidityChecker>(si, collision));
   si->setMotionValidator(std::make_shared<CertifiedMotionValidator>(si, collision));
   si->setup();

@@ -1,6 +1,8 @@
 // Robot-scene distances and their gradients (seed 002 eq. 7).
 #include "gjk/robots/distances.hpp"
 
+#include "gjk/robots/obstacle_queries.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -24,10 +26,7 @@ void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
   WarmStart* warm = cache != nullptr ? cache->get(shape, obstacle) : nullptr;
-  const SignedDistanceResult r =
-      warm != nullptr
-          ? signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query, *warm)
-          : signed_distance(c.shape, link_shape_pose, o.shape, o.pose, options.query);
+  const SignedDistanceResult r = signed_distance(c.shape, link_shape_pose, o, options.query, warm);
   fill(r, shape, obstacle, d);
   if (options.gradients) {
     // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
@@ -53,8 +52,8 @@ void robot_scene_distances(const RobotModel& model, const Workspace& ws, const S
       if (std::isfinite(options.cutoff)) {
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
-        const ThresholdResult near = closer_than(c.shape, shape_pose, obstacle.shape, obstacle.pose,
-                                                 options.cutoff, options.query);
+        const ThresholdResult near =
+            closer_than(c.shape, shape_pose, obstacle, options.cutoff, options.query);
         if (!near.closer) continue;  // certified farther than the cutoff
       }
       if (count == out.size()) out.emplace_back();
@@ -88,7 +87,7 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         // Early exit: a pair that cannot beat the best so far needs no exact distance.
         const ThresholdResult near =
-            closer_than(c.shape, shape_pose, obstacle.shape, obstacle.pose, bound, options.query);
+            closer_than(c.shape, shape_pose, obstacle, bound, options.query);
         if (!near.closer) continue;
       }
       PairDistance d;
@@ -143,10 +142,26 @@ std::vector<std::pair<int, int>> self_collision_pairs(
   }
   std::vector<std::pair<int, int>> pairs;
   const auto& shapes = model.collision_shapes();
+  // An attached object's pieces collide with every link but their own and the touch links,
+  // adjacent or not (an object in the hand can hit the forearm), and with other objects.
+  const auto touches = [](const CollisionShape& object, int link) {
+    return link == object.link || std::find(object.touch_links.begin(), object.touch_links.end(),
+                                            link) != object.touch_links.end();
+  };
   for (size_t i = 0; i < shapes.size(); ++i) {
     for (size_t k = i + 1; k < shapes.size(); ++k) {
-      const int la = shapes[i].link, lb = shapes[k].link;
-      if (la == lb || skip[static_cast<size_t>(la)][static_cast<size_t>(lb)]) continue;
+      const CollisionShape &a = shapes[i], &b = shapes[k];
+      const int la = a.link, lb = b.link;
+      const bool object_a = !a.attached_object.empty(), object_b = !b.attached_object.empty();
+      if (object_a || object_b) {
+        if (object_a && object_b) {
+          if (a.attached_object == b.attached_object) continue;
+        } else if (object_a ? touches(a, lb) : touches(b, la)) {
+          continue;
+        }
+      } else if (la == lb || skip[static_cast<size_t>(la)][static_cast<size_t>(lb)]) {
+        continue;
+      }
       pairs.emplace_back(static_cast<int>(i), static_cast<int>(k));
     }
   }

@@ -9,8 +9,8 @@
 #include <assimp/scene.h>
 #include <octomap/OcTree.h>
 
-#include <assimp/Importer.hpp>
 #include <algorithm>
+#include <assimp/Importer.hpp>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -49,8 +49,8 @@ std::vector<std::string_view> split_fields(std::string_view line) {
   std::vector<std::string_view> fields;
   size_t i = 0;
   while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == ',' ||
-                               line[i] == '\r'))
+    while (i < line.size() &&
+           (line[i] == ' ' || line[i] == '\t' || line[i] == ',' || line[i] == '\r'))
       ++i;
     const size_t start = i;
     while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != ',' &&
@@ -64,8 +64,8 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 double finite_number(std::string_view text, const std::string& where, const char* field) {
   const ParsedNumber n = parse_double(text);
   if (n.status != NumberStatus::Ok || !std::isfinite(n.value))
-    throw OccupancyError(where + ": " + field + ": expected a finite number, got '" +
-                         shown(text) + "'");
+    throw OccupancyError(where + ": " + field + ": expected a finite number, got '" + shown(text) +
+                         "'");
   return n.value;
 }
 
@@ -79,8 +79,7 @@ struct OctomapHeader {
 
 /// The header of a .bt/.ot file up to and including its "data" line.
 OctomapHeader read_octomap_header(std::istream& in, const std::string& path, bool binary) {
-  const std::string expected =
-      binary ? "# Octomap OcTree binary file" : "# Octomap OcTree file";
+  const std::string expected = binary ? "# Octomap OcTree binary file" : "# Octomap OcTree file";
   std::string line;
   int line_number = 1;
   if (!std::getline(in, line) || line.rfind(expected, 0) != 0)
@@ -176,8 +175,8 @@ std::vector<Vec3> load_point_cloud(const std::string& path) {
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, 0);
     if (scene == nullptr)
-      throw OccupancyError("point cloud '" + path + "': cannot read (" +
-                           importer.GetErrorString() + ")");
+      throw OccupancyError("point cloud '" + path + "': cannot read (" + importer.GetErrorString() +
+                           ")");
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
       const aiMesh* mesh = scene->mMeshes[m];
       for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
@@ -213,7 +212,8 @@ std::vector<Vec3> load_point_cloud(const std::string& path) {
         } else if (fields[0] == "DATA") {
           if (fields.size() < 2 || fields[1] != "ascii")
             throw OccupancyError(where + ": only 'DATA ascii' PCD files are read (got '" +
-                                 shown(line) + "'; convert binary files with PCL's "
+                                 shown(line) +
+                                 "'; convert binary files with PCL's "
                                  "pcl_convert_pcd_ascii_binary)");
           in_data = true;
         }
@@ -249,15 +249,14 @@ OccupiedCells voxelize(const std::vector<Vec3>& points, double resolution,
   for (size_t i = 0; i < points.size(); ++i) {
     const Vec3& p = points[i];
     octomap::OcTreeKey key;
-    if (!p.allFinite() ||
-        !tree.coordToKeyChecked(octomap::point3d(static_cast<float>(p.x()),
-                                                 static_cast<float>(p.y()),
-                                                 static_cast<float>(p.z())),
-                                key)) {
+    if (!p.allFinite() || !tree.coordToKeyChecked(
+                              octomap::point3d(static_cast<float>(p.x()), static_cast<float>(p.y()),
+                                               static_cast<float>(p.z())),
+                              key)) {
       std::ostringstream msg;
       msg << name << ": point " << i << " (" << p.x() << ", " << p.y() << ", " << p.z()
-          << ") is outside the octree's range of +-" << 32768.0 * resolution
-          << " m at resolution " << resolution << " m";
+          << ") is outside the octree's range of +-" << 32768.0 * resolution << " m at resolution "
+          << resolution << " m";
       throw OccupancyError(msg.str());
     }
     tree.updateNode(key, true, true);  // lazy: inner nodes are updated once, below

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <unordered_map>
@@ -484,6 +485,49 @@ Eigen::VectorXd RobotModel::upper_limits() const {
     if (j.q_index >= 0 && !j.is_mimic) u[j.q_index] = j.upper;
   }
   return u;
+}
+
+RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects) const {
+  RobotModel out = *this;
+  std::set<std::string> names;
+  for (const CollisionShape& c : collisions_)
+    if (!c.attached_object.empty()) names.insert(c.attached_object);
+  for (const AttachedObject& object : objects) {
+    const std::string what = "attached object '" + object.name + "'";
+    if (object.name.empty()) throw ModelError("an attached object has no name");
+    if (!names.insert(object.name).second) throw ModelError(what + ": the name is already used");
+    if (object.shapes.empty()) throw ModelError(what + ": no shapes");
+    if (object.shapes.size() != object.poses.size())
+      throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
+                       std::to_string(object.poses.size()) + " poses");
+    const auto known = [&](const std::string& link, const char* field) {
+      for (const Link& l : links_)
+        if (l.name == link) return;
+      throw ModelError(what + ": " + field + " '" + link + "' is not a link of robot '" + name_ +
+                       "'");
+    };
+    known(object.link, "link");
+    for (const std::string& touch : object.touch_links) known(touch, "touch link");
+    for (size_t k = 0; k < object.shapes.size(); ++k) {
+      try {
+        validate(object.shapes[k]);
+      } catch (const std::invalid_argument& e) {
+        throw ModelError(what + ": shape " + std::to_string(k) + ": " + e.what());
+      }
+      if (!object.poses[k].matrix().allFinite())
+        throw ModelError(what + ": pose " + std::to_string(k) + " is not finite");
+      CollisionShape c;
+      c.link = link_index(object.link);
+      c.shape = object.shapes[k];
+      c.origin = object.poses[k];
+      c.description = "attached " + object.name + " (" + shape_name(object.shapes[k]) + ")";
+      c.attached_object = object.name;
+      for (const std::string& touch : object.touch_links)
+        c.touch_links.push_back(link_index(touch));
+      out.collisions_.push_back(std::move(c));
+    }
+  }
+  return out;
 }
 
 int RobotModel::link_index(const std::string& link_name) const {

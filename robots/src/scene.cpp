@@ -5,6 +5,7 @@
 
 #include "gjk/gjk_epa.hpp"
 #include "gjk/robots/mesh_loader.hpp"
+#include "gjk/robots/occupancy.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -36,7 +37,9 @@ const std::map<std::string, std::vector<std::string>> kTypeKeys = {
     {"cylinder", {"radius", "half_length"}},
     {"pyramid", {"base", "apex"}},
     {"convex", {"points"}},
-    {"mesh", {"file", "scale"}},
+    {"mesh", {"file", "scale", "representation"}},
+    {"octomap", {"file"}},
+    {"point_cloud", {"file", "resolution"}},
 };
 
 std::string join(const std::vector<std::string>& items) {
@@ -87,7 +90,7 @@ class Parser {
     if (!root.IsMap()) {
       fail(root.Mark(), "", "expected a map with an 'obstacles' list, got " + describe(root));
     }
-    check_keys(root, "", {"obstacles"});
+    check_keys(root, "", {"obstacles", "attached"});
     const YAML::Node list = root["obstacles"];
     if (!list) fail(root.Mark(), "obstacles", "missing (use 'obstacles: []' for an empty scene)");
     if (!list.IsSequence()) {
@@ -97,14 +100,55 @@ class Parser {
     std::map<std::string, int> first_line;  // obstacle name -> line where it was defined
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string path = "obstacles[" + std::to_string(i) + "]";
-      scene.obstacles.push_back(obstacle(list[i], list, path));
+      std::vector<Obstacle> parts = obstacle(list[i], list, path);
       const YAML::Node name_node = list[i]["name"];
       const auto [it, inserted] =
-          first_line.emplace(scene.obstacles.back().name, mark(name_node, list[i]).line + 1);
+          first_line.emplace(parts.front().object, mark(name_node, list[i]).line + 1);
       if (!inserted) {
         fail(mark(name_node, list[i]), path + ".name",
-             "duplicate obstacle name '" + scene.obstacles.back().name + "' (first used on line " +
+             "duplicate obstacle name '" + parts.front().object + "' (first used on line " +
                  std::to_string(it->second) + ")");
+      }
+      for (Obstacle& part : parts) scene.obstacles.push_back(std::move(part));
+    }
+    if (const YAML::Node held = root["attached"]) {
+      if (!held.IsSequence())
+        fail(mark(held, root), "attached", "expected a list of objects, got " + describe(held));
+      for (std::size_t i = 0; i < held.size(); ++i) {
+        const std::string path = "attached[" + std::to_string(i) + "]";
+        const YAML::Node node = held[i];
+        std::vector<Obstacle> parts = obstacle(node, held, path, true);
+        AttachedObject object;
+        object.name = parts.front().object;
+        if (first_line.count(object.name) != 0)
+          fail(mark(node["name"], node), path + ".name",
+               "'" + object.name + "' is also the name of an obstacle (first used on line " +
+                   std::to_string(first_line[object.name]) + ")");
+        first_line.emplace(object.name, mark(node["name"], node).line + 1);
+        const YAML::Node link = node["link"];
+        if (!link) fail(node.Mark(), path + ".link", "missing (the link that holds the object)");
+        if (!link.IsScalar() || link.Scalar().empty())
+          fail(mark(link, node), path + ".link", "expected a link name, got " + describe(link));
+        object.link = link.Scalar();
+        if (const YAML::Node touch = node["touch_links"]) {
+          if (!touch.IsSequence())
+            fail(mark(touch, node), path + ".touch_links",
+                 "expected a list of link names, got " + describe(touch));
+          for (std::size_t k = 0; k < touch.size(); ++k) {
+            if (!touch[k].IsScalar() || touch[k].Scalar().empty())
+              fail(mark(touch[k], touch), path + ".touch_links[" + std::to_string(k) + "]",
+                   "expected a link name, got " + describe(touch[k]));
+            object.touch_links.push_back(touch[k].Scalar());
+          }
+        }
+        for (Obstacle& part : parts) {
+          if (part.kind() != ObstacleKind::Convex)
+            fail(node.Mark(), path + ".type",
+                 "an attached object must be convex (a primitive, a hull or convex pieces)");
+          object.shapes.push_back(std::move(part.shape));
+          object.poses.push_back(part.pose);
+        }
+        scene.attached.push_back(std::move(object));
       }
     }
     return scene;
@@ -242,7 +286,9 @@ class Parser {
     return out;
   }
 
-  Obstacle obstacle(const YAML::Node& node, const YAML::Node& parent, const std::string& path) {
+  /// One obstacle, or one per convex piece for `representation: pieces`.
+  std::vector<Obstacle> obstacle(const YAML::Node& node, const YAML::Node& parent,
+                                 const std::string& path, bool attached = false) {
     if (!node.IsMap()) {
       fail(mark(node, parent), path, "expected an obstacle (a map), got " + describe(node));
     }
@@ -260,6 +306,10 @@ class Parser {
     const std::string& type = type_it->first;
     std::vector<std::string> allowed = kCommonKeys;
     allowed.insert(allowed.end(), type_it->second.begin(), type_it->second.end());
+    if (attached) {
+      allowed.push_back("link");
+      allowed.push_back("touch_links");
+    }
     check_keys(node, path, allowed);
 
     Obstacle obstacle;
@@ -269,8 +319,15 @@ class Parser {
       fail(mark(name, node), path + ".name", "expected a non-empty name, got " + describe(name));
     }
     obstacle.name = name.Scalar();
+    if (obstacle.name.find('#') != std::string::npos) {
+      fail(mark(name, node), path + ".name",
+           "'#' is reserved for the pieces of a mesh (shelf#0, shelf#1, ...), got '" +
+               obstacle.name + "'");
+    }
+    obstacle.object = obstacle.name;
 
     const std::string p = path + ".";
+    std::vector<ConvexPolytope> pieces;
     if (type == "box") {
       const Vec3 half = vec3(node["half_extents"], node, p + "half_extents");
       for (int i = 0; i < 3; ++i) {
@@ -295,20 +352,144 @@ class Parser {
       // gjk-query accepts them too: one documented behaviour (robots/scenes/README.md).
       const std::vector<Vec3> pts = points(node["points"], node, p + "points", 1);
       obstacle.shape = hull_of(pts, mark(node["points"], node), p + "points");
-    } else {  // mesh
-      obstacle.shape = mesh(node, path);
+    } else if (type == "mesh") {
+      const std::string representation = mesh_representation(node, path);
+      if (representation == "hull") {
+        obstacle.shape = mesh(node, path);
+      } else if (representation == "mesh") {
+        obstacle.mesh = exact_mesh(node, path);
+      } else {
+        pieces = convex_pieces(node, path);
+      }
+    } else if (type == "octomap") {
+      obstacle.cells = octomap_cells(node, path);
+    } else {  // point_cloud
+      obstacle.cells = point_cloud_cells(node, path);
     }
 
     if (const YAML::Node inflation = node["inflation"]) {
+      if (obstacle.kind() != ObstacleKind::Convex) {
+        fail(mark(inflation, node), p + "inflation",
+             "not supported for exact meshes and cells (inflate the convex robot shapes, or "
+             "use representation: hull or pieces)");
+      }
       obstacle.shape.inflation = non_negative(inflation, node, p + "inflation");
     }
     obstacle.pose = pose(node, path);
-    try {
-      validate(obstacle.shape);
-    } catch (const std::invalid_argument& e) {  // belt and braces: the checks above should cover it
-      fail(node.Mark(), path, e.what());
+    if (!pieces.empty()) {
+      // Convex pieces: one convex obstacle each, named NAME#K, sharing NAME as their object.
+      std::vector<Obstacle> out;
+      for (size_t k = 0; k < pieces.size(); ++k) {
+        Obstacle piece = obstacle;
+        piece.name = obstacle.name + "#" + std::to_string(k);
+        piece.shape = Shape(std::move(pieces[k]), obstacle.shape.inflation);
+        out.push_back(std::move(piece));
+      }
+      return out;
     }
-    return obstacle;
+    if (obstacle.kind() == ObstacleKind::Convex) {
+      try {
+        validate(obstacle.shape);
+      } catch (const std::invalid_argument& e) {  // belt and braces: the checks above cover it
+        fail(node.Mark(), path, e.what());
+      }
+    }
+    return {obstacle};
+  }
+
+  std::string mesh_representation(const YAML::Node& node, const std::string& path) const {
+    const YAML::Node r = node["representation"];
+    if (!r) return "hull";
+    if (!r.IsScalar() || (r.Scalar() != "hull" && r.Scalar() != "mesh" && r.Scalar() != "pieces"))
+      fail(mark(r, node), path + ".representation",
+           "expected hull, mesh or pieces, got " + describe(r));
+    return r.Scalar();
+  }
+
+  /// The file named by `key`, resolved against the scene's folder; must exist.
+  std::string data_file(const YAML::Node& node, const std::string& path, const char* what) const {
+    const YAML::Node file = node["file"];
+    if (!file) fail(node.Mark(), path + ".file", "missing");
+    if (!file.IsScalar() || file.Scalar().empty()) {
+      fail(mark(file, node), path + ".file", "expected a file name, got " + describe(file));
+    }
+    fs::path resolved(file.Scalar());
+    if (resolved.is_relative() && !base_dir_.empty()) {
+      resolved = (fs::path(base_dir_) / resolved).lexically_normal();
+    }
+    std::error_code ec;
+    if (!fs::is_regular_file(resolved, ec)) {
+      fail(mark(file, node), path + ".file",
+           std::string(what) + " file '" + resolved.string() + "' not found");
+    }
+    return resolved.string();
+  }
+
+  Vec3 mesh_scale(const YAML::Node& node, const std::string& path) const {
+    Vec3 scale = Vec3::Ones();
+    if (const YAML::Node s = node["scale"]) {
+      scale = s.IsSequence() ? vec3(s, node, path + ".scale")
+                             : Vec3::Constant(number(s, node, path + ".scale"));
+      if ((scale.array() <= 0.0).any()) {
+        fail(mark(s, node), path + ".scale", "must be > 0");
+      }
+    }
+    return scale;
+  }
+
+  std::shared_ptr<const TriangleMesh> exact_mesh(const YAML::Node& node,
+                                                 const std::string& path) const {
+    const std::string file = data_file(node, path, "mesh");
+    const Vec3 scale = mesh_scale(node, path);  // its own errors name the scale, not the file
+    try {
+      MeshTriangles t = load_mesh_triangles(file, scale);
+      return std::make_shared<const TriangleMesh>(
+          TriangleMesh::from_triangles(std::move(t.vertices), std::move(t.triangles)));
+    } catch (const std::exception& e) {
+      fail(mark(node["file"], node), path + ".file", e.what());
+    }
+  }
+
+  std::vector<ConvexPolytope> convex_pieces(const YAML::Node& node, const std::string& path) const {
+    const std::string file = data_file(node, path, "mesh");
+    const Vec3 scale = mesh_scale(node, path);
+    try {
+      return load_convex_pieces(file, scale);
+    } catch (const std::exception& e) {
+      fail(mark(node["file"], node), path + ".file", e.what());
+    }
+  }
+
+  static std::shared_ptr<const BoxSet> box_set(const OccupiedCells& cells) {
+    std::vector<Vec3> half_extents;
+    half_extents.reserve(cells.half_sizes.size());
+    for (const double h : cells.half_sizes) half_extents.push_back(Vec3::Constant(h));
+    return std::make_shared<const BoxSet>(BoxSet::from_boxes(cells.centres, half_extents));
+  }
+
+  std::shared_ptr<const BoxSet> octomap_cells(const YAML::Node& node,
+                                              const std::string& path) const {
+    const std::string file = data_file(node, path, "octomap");
+    try {
+      return box_set(load_octomap(file));
+    } catch (const std::exception& e) {
+      fail(mark(node["file"], node), path + ".file", e.what());
+    }
+  }
+
+  std::shared_ptr<const BoxSet> point_cloud_cells(const YAML::Node& node,
+                                                  const std::string& path) const {
+    const std::string file = data_file(node, path, "point cloud");
+    const YAML::Node r = node["resolution"];
+    if (!r) fail(node.Mark(), path + ".resolution", "missing (the voxel edge, in metres)");
+    const double resolution = number(r, node, path + ".resolution");
+    if (!(resolution > 0.0) || !std::isfinite(resolution))
+      fail(mark(r, node), path + ".resolution", "must be a positive number of metres");
+    try {
+      return box_set(voxelize(load_point_cloud(file), resolution, file));
+    } catch (const std::exception& e) {
+      fail(mark(node["file"], node), path + ".file", e.what());
+    }
   }
 
   ConvexPolytope hull_of(const std::vector<Vec3>& pts, const YAML::Mark& at,
@@ -433,31 +614,12 @@ class Parser {
   }
 
   ConvexPolytope mesh(const YAML::Node& node, const std::string& path) const {
-    const YAML::Node file = node["file"];
-    if (!file) fail(node.Mark(), path + ".file", "missing");
-    if (!file.IsScalar() || file.Scalar().empty()) {
-      fail(mark(file, node), path + ".file", "expected a file name, got " + describe(file));
-    }
-    fs::path mesh_path(file.Scalar());
-    if (mesh_path.is_relative() && !base_dir_.empty()) {
-      mesh_path = (fs::path(base_dir_) / mesh_path).lexically_normal();
-    }
-    std::error_code ec;
-    if (!fs::is_regular_file(mesh_path, ec)) {
-      fail(mark(file, node), path + ".file", "mesh file '" + mesh_path.string() + "' not found");
-    }
-    Vec3 scale = Vec3::Ones();
-    if (const YAML::Node s = node["scale"]) {
-      scale = s.IsSequence() ? vec3(s, node, path + ".scale")
-                             : Vec3::Constant(number(s, node, path + ".scale"));
-      if ((scale.array() <= 0.0).any()) {
-        fail(mark(s, node), path + ".scale", "must be > 0");
-      }
-    }
+    const std::string file = data_file(node, path, "mesh");
+    const Vec3 scale = mesh_scale(node, path);
     try {
-      return load_convex_mesh(mesh_path.string(), scale);
+      return load_convex_mesh(file, scale);
     } catch (const std::exception& e) {
-      fail(mark(file, node), path + ".file", e.what());
+      fail(mark(node["file"], node), path + ".file", e.what());
     }
   }
 

@@ -112,8 +112,9 @@ double polytope_triangle_signed(const ReferenceHull& hull, const std::array<Vec3
   for (const auto& f : hull.facets()) {
     axes.push_back(f.normal);
     for (int e = 0; e < 3; ++e)
-      edges.emplace_back(hull.points()[static_cast<size_t>(f.vertex[static_cast<size_t>(e)])],
-                         hull.points()[static_cast<size_t>(f.vertex[static_cast<size_t>((e + 1) % 3)])]);
+      edges.emplace_back(
+          hull.points()[static_cast<size_t>(f.vertex[static_cast<size_t>(e)])],
+          hull.points()[static_cast<size_t>(f.vertex[static_cast<size_t>((e + 1) % 3)])]);
   }
   const Vec3 n = (tri[1] - tri[0]).cross(tri[2] - tri[0]);
   if (n.norm() > 0.0) {
@@ -122,7 +123,8 @@ double polytope_triangle_signed(const ReferenceHull& hull, const std::array<Vec3
   }
   for (const auto& [p, q] : edges)
     for (int e = 0; e < 3; ++e) {
-      const Vec3 c = (q - p).cross(tri[static_cast<size_t>((e + 1) % 3)] - tri[static_cast<size_t>(e)]);
+      const Vec3 c =
+          (q - p).cross(tri[static_cast<size_t>((e + 1) % 3)] - tri[static_cast<size_t>(e)]);
       if (c.norm() > 1e-12 * (q - p).norm()) {
         axes.push_back(c.normalized());
         axes.push_back(-c.normalized());
@@ -130,8 +132,7 @@ double polytope_triangle_signed(const ReferenceHull& hull, const std::array<Vec3
     }
   double depth = std::numeric_limits<double>::infinity();
   for (const Vec3& axis : axes) {
-    const double lowest_tri =
-        std::min({tri[0].dot(axis), tri[1].dot(axis), tri[2].dot(axis)});
+    const double lowest_tri = std::min({tri[0].dot(axis), tri[1].dot(axis), tri[2].dot(axis)});
     depth = std::min(depth, hull.support(axis) - lowest_tri);
   }
   if (depth >= 0.0) return -depth;  // no axis separates: overlapping (or touching)
@@ -163,12 +164,12 @@ Expected brute_force_mesh(const TestShape& s, const Pose& pose, const TriangleMe
     const std::array<Vec3, 3> tri = {mesh_pose * mesh.vertices()[t[0]],
                                      mesh_pose * mesh.vertices()[t[1]],
                                      mesh_pose * mesh.vertices()[t[2]]};
-    const double sd =
-        s.is_sphere ? (pose.translation() - closest_point_on_triangle(pose.translation(), tri[0],
-                                                                       tri[1], tri[2]))
-                              .norm() -
-                          s.radius
-                    : polytope_triangle_signed(*hull, tri);
+    const double sd = s.is_sphere
+                          ? (pose.translation() -
+                             closest_point_on_triangle(pose.translation(), tri[0], tri[1], tri[2]))
+                                    .norm() -
+                                s.radius
+                          : polytope_triangle_signed(*hull, tri);
     e.signed_distance = std::min(e.signed_distance, sd);
   }
   e.distance = std::max(0.0, e.signed_distance);
@@ -188,9 +189,9 @@ Expected brute_force_cells(const TestShape& s, const Pose& pose, const BoxSet& c
       const Vec3 p = pose.translation();
       const Vec3 q = p.cwiseMax(c - h).cwiseMin(c + h);
       const double outside = (p - q).norm();
-      sd = outside > 0.0 ? outside - s.radius
-                         : -(std::min((p - (c - h)).minCoeff(), ((c + h) - p).minCoeff()) +
-                             s.radius);
+      sd = outside > 0.0
+               ? outside - s.radius
+               : -(std::min((p - (c - h)).minCoeff(), ((c + h) - p).minCoeff()) + s.radius);
     } else {
       sd = feature_reference_query(*hull, ReferenceHull::build_brute_force(box_corners(c, h)))
                .signed_distance;
@@ -208,8 +209,8 @@ Pose sample_pose(Rng& rng, const Aabb& bounds, const std::vector<Vec3>& anchors)
   pose.linear() = rng.rotation();
   if (rng.chance(0.5)) {
     const Vec3 lo = bounds.min().array() - 0.4, hi = bounds.max().array() + 0.4;
-    pose.translation() = Vec3(rng.uniform(lo.x(), hi.x()), rng.uniform(lo.y(), hi.y()),
-                              rng.uniform(lo.z(), hi.z()));
+    pose.translation() =
+        Vec3(rng.uniform(lo.x(), hi.x()), rng.uniform(lo.y(), hi.y()), rng.uniform(lo.z(), hi.z()));
   } else {
     const Vec3& a = anchors[static_cast<size_t>(rng.uniform_int(0, int(anchors.size()) - 1))];
     pose.translation() = a + rng.uniform(0.0, 0.5) * rng.unit_vector();
@@ -258,6 +259,12 @@ TEST(MeshQueries, DistanceSignedDistanceAndCollisionEqualBruteForceOverEveryTria
       const auto c = gjk::collide(s.shape, pose, *mesh, mesh_pose);
       check_against(kind == 0 ? "sphere" : kind == 1 ? "box" : "polytope", d, sd, c, e, trial);
       ASSERT_GE(hit.primitive, 0);
+      // Threshold 0 asks "touching or overlapping?".
+      if (std::abs(e.signed_distance) > 1e-9) {
+        EXPECT_EQ(gjk::closer_than(s.shape, pose, *mesh, mesh_pose, 0.0).closer,
+                  e.signed_distance < 0.0)
+            << "trial " << trial;
+      }
       (e.signed_distance < 0 ? overlapping : apart) += 1;
       // closer_than agrees with the exact distance away from the threshold.
       for (const double threshold : {0.01, 0.1, 0.3}) {
@@ -330,6 +337,11 @@ TEST(CellQueries, DistanceAndSignedDistanceEqualBruteForceOverEveryCell) {
     const auto c = gjk::collide(s.shape, pose, cells, Pose::Identity());
     check_against(kind == 0 ? "sphere" : kind == 1 ? "box" : "polytope", d, sd, c, e, trial);
     overlapping += e.signed_distance < 0 ? 1 : 0;
+    if (std::abs(e.signed_distance) > 1e-9) {
+      EXPECT_EQ(gjk::closer_than(s.shape, pose, cells, Pose::Identity(), 0.0).closer,
+                e.signed_distance < 0.0)
+          << "trial " << trial;
+    }
     for (const double threshold : {0.02, 0.2}) {
       if (std::abs(e.distance - threshold) < 1e-9) continue;
       EXPECT_EQ(gjk::closer_than(s.shape, pose, cells, Pose::Identity(), threshold).closer,
@@ -363,16 +375,16 @@ TEST(MeshQueries, BadInputIsRejectedWithTheElementNamed) {
   };
   EXPECT_NE(message([] { TriangleMesh::from_triangles({Vec3::Zero()}, {}); }).find("no triangles"),
             std::string::npos);
-  EXPECT_NE(message([] {
-              TriangleMesh::from_triangles({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY()},
-                                           {{0, 1, 7}});
-            }).find("triangle 0 uses vertex 7"),
-            std::string::npos);
-  EXPECT_NE(message([] {
-              TriangleMesh::from_triangles(
-                  {Vec3::Zero(), Vec3(NAN, 0, 0), Vec3::UnitY()}, {{0, 1, 2}});
-            }).find("vertex 1"),
-            std::string::npos);
+  EXPECT_NE(
+      message([] {
+        TriangleMesh::from_triangles({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY()}, {{0, 1, 7}});
+      }).find("triangle 0 uses vertex 7"),
+      std::string::npos);
+  EXPECT_NE(
+      message([] {
+        TriangleMesh::from_triangles({Vec3::Zero(), Vec3(NAN, 0, 0), Vec3::UnitY()}, {{0, 1, 2}});
+      }).find("vertex 1"),
+      std::string::npos);
   EXPECT_NE(message([] { BoxSet::from_boxes({Vec3::Zero()}, {Vec3(1, 0, 1)}); }).find("box 0"),
             std::string::npos);
   // Bad poses and shapes are InvalidInput, as for convex pairs.

@@ -132,7 +132,7 @@ TEST(HostilePlan, BadCommandLinesAndInputsGetTheirExitCodeAndAReadableMessage) {
       {{"--start", "0,abc,0,0", "--no-plots"}, 2, "is not a number"},
       {{"--start", "0,1,2", "--no-plots"}, 2, "need 4 values"},
       {{"--start", "0,9,0,0", "--no-plots"}, 2, "joint2 = 9 is outside its limits"},
-      {{"--robot", "ur5"}, 2, "expected four_dof or panda"},
+      {{"--robot", "ur5"}, 2, "expected four_dof, panda or panda_cell"},
       {{"--planner", "astar"}, 2, "--planner 'astar'"},
       {{"--time", "-1"}, 2, "--time"},
       {{"--urdf", "missing.urdf", "--no-plots"}, 3, "missing.urdf"},
@@ -211,6 +211,34 @@ TEST(HostilePlan, PandaPlanFeedsTheClearanceAnalysis) {
   EXPECT_EQ(clearance.exit_code, 0) << clearance.err;
   EXPECT_NE(clearance.out.find("1000 states analysed, 0 bad rows"), std::string::npos)
       << clearance.out;
+}
+
+// Issue 17: the Panda in the shelf cell (exact mesh shelf, point-cloud bin, SRDF, a grasped
+// part) plans from the SRDF's "ready" state into a compartment, and gjk-clearance analyses the
+// path with the same world: the held part is reported against the shelf, nothing collides.
+TEST(HostilePlan, PandaCellPlanWithSrdfAndGraspedPartFeedsTheClearanceAnalysis) {
+  WorkDir work;
+  const RunResult plan =
+      run(GJK_PLAN_EXE, {"--robot", "panda_cell", "--time", "120", "--no-plots", "-o", "out"},
+          work.path());
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const std::string shared = GJK_SHARED_ROBOT_MODELS_DIR;
+  const RunResult clearance =
+      run(GJK_CLEARANCE_EXE,
+          {"--urdf", shared + "/panda/panda.urdf", "--srdf", shared + "/panda/panda.srdf",
+           "--scene", std::string(GJK_ROBOT_SCENES_DIR) + "/panda_cell.yaml", "--path",
+           "out/plan_panda_cell_path.txt", "--fixed", "panda_finger_joint1=0.02",
+           "--fail-on-collision", "--out", "out/pairs.csv"},
+          work.path());
+  EXPECT_EQ(clearance.exit_code, 0) << clearance.err << clearance.out;
+  EXPECT_NE(clearance.out.find("colliding states (distance < 0): 0"), std::string::npos)
+      << clearance.out;
+  EXPECT_NE(clearance.out.find("panda_hand / parts_bin"), std::string::npos) << clearance.out;
+  // The held part is analysed as a shape of its link, against the exact shelf mesh.
+  std::ifstream pairs(work.path() / "out/pairs.csv");
+  std::stringstream text;
+  text << pairs.rdbuf();
+  EXPECT_NE(text.str().find(",panda_hand,part#0,shelf,"), std::string::npos);
 }
 
 TEST(HostilePlan, ListJointsNamesThePlannedJointsWithTheirLimits) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <octomap/OcTree.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,6 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <unistd.h>
 
 namespace {
 
@@ -180,8 +180,8 @@ TEST(Occupancy, BadOctomapFilesNameTheProblem) {
 TEST(Occupancy, PointCloudFormatsReadTheSamePoints) {
   TempDir tmp;
   const std::vector<Vec3> expected = {{0.1, 0.2, 0.3}, {-1.5, 2.25, 1e-3}, {4, 5, 6}};
-  const std::string xyz = tmp.write(
-      "cloud.xyz", "# x y z r g b\n0.1 0.2 0.3 255 0 0\n\n-1.5,2.25,1e-3\r\n4 5 6\n");
+  const std::string xyz =
+      tmp.write("cloud.xyz", "# x y z r g b\n0.1 0.2 0.3 255 0 0\n\n-1.5,2.25,1e-3\r\n4 5 6\n");
   const std::string pcd = tmp.write(
       "cloud.pcd",
       "# .PCD v0.7\nVERSION 0.7\nFIELDS y x z rgb\nSIZE 4 4 4 4\nTYPE F F F F\nCOUNT 1 1 1 1\n"
@@ -243,7 +243,8 @@ TEST(Occupancy, VoxelisedCloudCoversEveryPointWithDisjointCells) {
   std::vector<Vec3> block;
   for (int x = 0; x < 8; ++x)
     for (int y = 0; y < 8; ++y)
-      for (int z = 0; z < 8; ++z) block.emplace_back((x + 0.5) * res, (y + 0.5) * res, (z + 0.5) * res);
+      for (int z = 0; z < 8; ++z)
+        block.emplace_back((x + 0.5) * res, (y + 0.5) * res, (z + 0.5) * res);
   const OccupiedCells pruned = gjk::robots::voxelize(block, res, "block");
   EXPECT_EQ(pruned.centres.size(), 1u);
   EXPECT_NEAR(pruned.half_sizes.at(0), 4.0 * res, 1e-9);

@@ -4,6 +4,7 @@
 // summary of the minimum clearance and where it occurs; optional CI-style checks.
 #include <gjk/analysis/clearance.hpp>
 #include <gjk/robots/parse_number.hpp>
+#include <gjk/robots/srdf.hpp>
 
 #include "exit_codes.hpp"
 
@@ -180,7 +181,7 @@ int run(int argc, char** argv) {
       "Writes a summary (minimum clearance and where) to stdout, every (state, link shape, "
       "obstacle)\nsigned distance to --out and every state's clearance to --states-out as CSV.",
       "gjk-clearance"};
-  std::string urdf, scene_file, path_file, out_file, states_file;
+  std::string urdf, scene_file, srdf_file, path_file, out_file, states_file;
   std::vector<std::string> package_dirs, fixed_texts;
   const unsigned hw = std::thread::hardware_concurrency();
   std::string threads_text = std::to_string(hw > 0 ? hw : 1);
@@ -196,6 +197,10 @@ int run(int argc, char** argv) {
                  "and last the URDF's own folder (PATH relative to it)");
   app.add_option("--scene", scene_file,
                  "obstacle scene YAML (robots/scenes/README.md); required unless --list-joints")
+      ->type_name("FILE");
+  app.add_option("--srdf", srdf_file,
+                 "the robot's SRDF: pairs its disable_collisions name (and matrix entries naming "
+                 "obstacles) are not reported")
       ->type_name("FILE");
   app.add_option("--path", path_file,
                  "joint path: CSV or OMPL matrix (see below); required unless --list-joints")
@@ -287,9 +292,15 @@ int run(int argc, char** argv) {
     return kExitUsage;
   }
   gjk::robots::Scene scene;
+  std::optional<gjk::robots::CollisionWorld> world;
   std::unique_ptr<gjk::analysis::PathReader> reader;
   try {
     scene = gjk::robots::load_scene(scene_file);
+    // The world: attached objects join the robot, the SRDF's matrix filters pairs.
+    world.emplace(model, scene,
+                  srdf_file.empty() ? gjk::robots::AllowedCollisionMatrix::from_adjacency(model)
+                                    : gjk::robots::acm_from_srdf(
+                                          model, gjk::robots::load_srdf(srdf_file, model)));
     gjk::analysis::PathOptions path_options;
     path_options.fixed = fixed;
     // On a terminal the error line replaces the progress bar (which is redrawn after it).
@@ -332,13 +343,13 @@ int run(int argc, char** argv) {
   if (progress) options.progress = draw_progress;
   std::optional<gjk::analysis::CsvWriter> writer;
   if (pairs_out || states_out) {
-    writer.emplace(model, scene, reader->info().has_time,
+    writer.emplace(world->model(), world->scene(), reader->info().has_time,
                    pairs_out ? &pairs_out->stream() : nullptr,
                    states_out ? &states_out->stream() : nullptr);
   }
   gjk::analysis::Analysis analysis;
   try {
-    analysis = gjk::analysis::analyse(model, scene, *reader, options, writer ? &*writer : nullptr);
+    analysis = gjk::analysis::analyse(*world, *reader, options, writer ? &*writer : nullptr);
   } catch (const gjk::analysis::PathError& e) {
     if (progress) std::fputc('\n', stderr);
     std::cerr << "gjk-clearance: " << e.what() << '\n';
@@ -371,11 +382,12 @@ int run(int argc, char** argv) {
   inputs.scene = scene_file;
   inputs.precision = precision;
   if (json) {
-    std::cout << gjk::analysis::dump_json(
-                     gjk::analysis::summary_json(model, scene, info, analysis, inputs))
+    std::cout << gjk::analysis::dump_json(gjk::analysis::summary_json(
+                     world->model(), world->scene(), info, analysis, inputs))
               << '\n';
   } else {
-    std::cout << gjk::analysis::summary_text(model, scene, info, analysis, inputs);
+    std::cout << gjk::analysis::summary_text(world->model(), world->scene(), info, analysis,
+                                             inputs);
   }
   std::cout.flush();
   if (!std::cout) {

@@ -7,6 +7,7 @@
 // distance queries along the interpolated path.
 #include <gjk/planner/ompl.hpp>
 #include <gjk/robots/parse_number.hpp>
+#include <gjk/robots/srdf.hpp>
 #include "data_paths.hpp"
 #include "exit_codes.hpp"
 #include "progress.hpp"
@@ -33,6 +34,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,6 +66,8 @@ struct Preset {
   std::string urdf, scene;
   std::vector<double> start, goal;
   planner::FixedPositions fixed;
+  std::string srdf{};                       ///< empty: adjacent links are the only allowed pairs
+  std::string start_state{}, goal_state{};  ///< SRDF group states, used when start/goal are empty
 };
 
 Preset preset(const std::string& robot) {
@@ -88,7 +92,21 @@ Preset preset(const std::string& robot) {
             {-0.2, 0.9, 0.0, -1.0, 0.0, 1.9, 0.8},
             {{"panda_finger_joint1", 0.02}}};
   }
-  throw UsageError("--robot '" + robot + "': expected four_dof or panda");
+  if (robot == "panda_cell") {
+    // The Panda holding a part (robots/scenes/panda_cell.yaml): from the SRDF's ready pose to
+    // the part pushed into the shelf's middle-left compartment, gripper level and pointing into
+    // it (tool point at (0.62, 0.2, 0.52) m; found by damped least-squares IK on the hand's
+    // pose, then checked free in the cell).
+    Preset p{std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf",
+             src + "/robots/scenes/panda_cell.yaml",
+             {},
+             {-1.31375, 0.598241, 1.87271, -2.14201, -2.44697, 2.27424, -0.731623},
+             {{"panda_finger_joint1", 0.02}}};
+    p.srdf = std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.srdf";
+    p.start_state = "ready";
+    return p;
+  }
+  throw UsageError("--robot '" + robot + "': expected four_dof, panda or panda_cell");
 }
 
 /// Comma-separated joint values, parsed in the C locale; NaN and infinities are rejected here
@@ -130,17 +148,22 @@ int main(int argc, char** argv) {
       "Plans a collision-free arm motion with OMPL and the libgjk checkers, then reports "
       "the clearance profile along the path (CSV + plot in the output folder)."};
   std::string robot = "four_dof", planner_name = "rrtconnect", out_dir = "out";
-  std::string urdf, scene_path, start_text, goal_text;
+  std::string urdf, scene_path, srdf_path, start_text, goal_text;
   double time_limit = 5.0, margin = 0.0;
   int profile_states = 1000;
   unsigned seed = 1;
   bool plots = true;
   bool progress = ::isatty(STDERR_FILENO) == 1;
-  app.add_option("--robot", robot, "preset: four_dof or panda")->capture_default_str();
+  app.add_option("--robot", robot, "preset: four_dof, panda or panda_cell")->capture_default_str();
   app.add_option("--urdf", urdf, "override the preset's URDF");
   app.add_option("--scene", scene_path, "override the preset's scene (YAML)");
-  app.add_option("--start", start_text, "start joint vector, radians, comma-separated");
-  app.add_option("--goal", goal_text, "goal joint vector, radians, comma-separated");
+  app.add_option("--srdf", srdf_path,
+                 "SRDF of the robot: its disable_collisions become allowed pairs, its group "
+                 "states are names for --start/--goal");
+  app.add_option("--start", start_text,
+                 "start joint vector (radians, comma-separated) or an SRDF group state name");
+  app.add_option("--goal", goal_text,
+                 "goal joint vector (radians, comma-separated) or an SRDF group state name");
   app.add_option("--planner", planner_name, "rrtconnect, rrtstar, bitstar or prmstar")
       ->capture_default_str();
   app.add_option("--time", time_limit, "planning time limit, s (optimizing planners use it all)")
@@ -185,20 +208,55 @@ int main(int argc, char** argv) {
     Preset p = preset(robot);
     if (!urdf.empty()) p.urdf = urdf;
     if (!scene_path.empty()) p.scene = scene_path;
-    if (!start_text.empty()) p.start = parse_vector(start_text, "--start");
-    if (!goal_text.empty()) p.goal = parse_vector(goal_text, "--goal");
+    if (!srdf_path.empty()) p.srdf = srdf_path;
+    // A value that starts like a number is a joint vector; anything else names a group state.
+    const auto is_state_name = [](const std::string& text) {
+      const size_t i = text.find_first_not_of(" \t");
+      return i != std::string::npos &&
+             (std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_') &&
+             text.substr(i, 3) != "nan" && text.substr(i, 3) != "inf";
+    };
+    if (!start_text.empty()) {
+      if (is_state_name(start_text)) {
+        p.start.clear();
+        p.start_state = start_text;
+      } else {
+        p.start = parse_vector(start_text, "--start");
+        p.start_state.clear();
+      }
+    }
+    if (!goal_text.empty()) {
+      if (is_state_name(goal_text)) {
+        p.goal.clear();
+        p.goal_state = goal_text;
+      } else {
+        p.goal = parse_vector(goal_text, "--goal");
+        p.goal_state.clear();
+      }
+    }
 
     ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
     ompl::RNG::setSeed(seed);
-    auto model =
-        std::make_shared<const robots::RobotModel>(robots::RobotModel::from_urdf_file(p.urdf));
+    const robots::RobotModel robot_model = robots::RobotModel::from_urdf_file(p.urdf);
     auto scene = std::make_shared<const robots::Scene>(robots::load_scene(p.scene));
-    auto space = planner::make_state_space(*model, p.fixed);
+    std::optional<robots::Srdf> srdf;
+    if (!p.srdf.empty()) srdf = robots::load_srdf(p.srdf, robot_model);
+    if ((!p.start_state.empty() || !p.goal_state.empty()) && !srdf)
+      throw UsageError("--start/--goal name a group state ('" +
+                       (p.start_state.empty() ? p.goal_state : p.start_state) +
+                       "'): give the SRDF that defines it with --srdf");
+    // The world: obstacles (convex, meshes, cells), attached objects, the SRDF's allowed pairs.
+    auto world = std::make_shared<const robots::CollisionWorld>(
+        robot_model, *scene,
+        srdf ? robots::acm_from_srdf(robot_model, *srdf)
+             : robots::AllowedCollisionMatrix::from_adjacency(robot_model));
+    auto space = planner::make_state_space(world->model(), p.fixed);
     auto si = std::make_shared<ob::SpaceInformation>(space);
     planner::CollisionSettings settings;
     settings.margin = margin;
     settings.fixed_positions = p.fixed;
-    const auto collision = planner::install_collision_checking(si, model, scene, settings);
+    const auto collision = planner::install_collision_checking(si, world, settings);
+    const robots::RobotModel* model = &collision->model();
     const auto checker =
         std::static_pointer_cast<planner::StateValidityChecker>(si->getStateValidityChecker());
 
@@ -212,6 +270,26 @@ int main(int argc, char** argv) {
         std::cout << planned[i] << ' ' << bounds->low[i] << ' ' << bounds->high[i] << '\n';
       }
       return gjk::tools::kExitOk;
+    }
+    // Group states: the SRDF's values for the planned joints it names; the others keep the
+    // configuration the checkers fill in (fixed positions, or 0).
+    for (auto [state_name, values] :
+         {std::pair{&p.start_state, &p.start}, std::pair{&p.goal_state, &p.goal}}) {
+      if (state_name->empty()) continue;
+      Eigen::VectorXd base = Eigen::VectorXd::Zero(model->num_positions());
+      for (const auto& [joint, value] : p.fixed)
+        for (int k = 0; k < model->num_positions(); ++k)
+          if (model->position_names()[size_t(k)] == joint) base[k] = value;
+      Eigen::VectorXd q;
+      try {
+        q = robots::named_state(*model, *srdf, *state_name, &base);
+      } catch (const std::exception& e) {
+        throw UsageError(e.what());
+      }
+      values->clear();
+      for (unsigned i = 0; i < dim; ++i)
+        for (int k = 0; k < model->num_positions(); ++k)
+          if (model->position_names()[size_t(k)] == planned[i]) values->push_back(q[k]);
     }
     if (p.start.size() != dim || p.goal.size() != dim) {
       throw UsageError("start and goal need " + std::to_string(dim) +
@@ -245,12 +323,11 @@ int main(int argc, char** argv) {
       const bool have_pair = c.pair.status != Status::InvalidInput && c.pair.shape >= 0 &&
                              c.pair.shape < shape_count && c.pair.obstacle >= 0 &&
                              (c.self ? c.pair.obstacle < shape_count
-                                     : size_t(c.pair.obstacle) < scene->obstacles.size());
+                                     : size_t(c.pair.obstacle) < world->obstacles().size());
       if (!have_pair) throw InputError(std::string(name) + " is not a valid state");
-      const std::string a = model->links()[size_t(shapes[size_t(c.pair.shape)].link)].name;
-      const std::string b = c.self
-                                ? model->links()[size_t(shapes[size_t(c.pair.obstacle)].link)].name
-                                : scene->obstacles[size_t(c.pair.obstacle)].name;
+      const std::string a = world->part_name(c.pair.shape);
+      const std::string b = c.self ? world->part_name(c.pair.obstacle)
+                                   : world->obstacles()[size_t(c.pair.obstacle)].name;
       std::ostringstream msg;
       if (c.pair.distance < 0.0) {
         msg << name << " is in collision: " << a << " / " << b << " at signed distance "
@@ -319,11 +396,8 @@ int main(int argc, char** argv) {
     std::ofstream csv(base + "_clearance.csv");
     if (!csv) throw gjk::tools::OutputError("cannot write " + base + "_clearance.csv");
     csv << std::setprecision(10) << "state,arc_length,clearance,link,obstacle\n";
-    robots::Workspace ws(*model);
-    robots::DistanceCache cache(*model, *scene);
-    robots::DistanceOptions options;
-    options.gradients = false;
-    std::vector<robots::PairDistance> pairs;
+    robots::WorldContext profile(*world);  // warm-started along the path
+    std::vector<robots::ClosestPair> pairs;
     double arc = 0.0, min_clearance = std::numeric_limits<double>::infinity(), min_arc = 0.0;
     std::string min_where = "none";
     double query_seconds = 0.0;
@@ -333,21 +407,22 @@ int main(int argc, char** argv) {
         bar.draw("clearance profile", double(i) / double(profile_count),
                  std::to_string(i) + " / " + std::to_string(profile_count) + " states");
       if (i > 0) arc += si->distance(path.getState(i - 1), path.getState(i));
-      robots::forward_kinematics(*model, checker->to_vector(path.getState(i)), ws);
       const auto tq = std::chrono::steady_clock::now();
-      robots::robot_scene_distances(*model, ws, *scene, options, &cache, pairs);
+      profile.update(checker->to_vector(path.getState(i)));
+      profile.distances(std::numeric_limits<double>::infinity(), false, false, settings.query,
+                        pairs);
       query_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
       const robots::PairDistance* best = nullptr;
-      for (const auto& d : pairs) {
+      for (const auto& pair : pairs) {
+        const robots::PairDistance& d = pair.pair;
         // Links that no planned joint moves (the base on its table) keep a constant distance
         // that says nothing about the path.
         if (collision->levers()[static_cast<size_t>(d.shape)].sum() == 0.0) continue;
         if (!best || d.distance < best->distance) best = &d;
       }
       if (!best) continue;
-      const std::string link =
-          model->links()[static_cast<size_t>(model->collision_shapes()[best->shape].link)].name;
-      const std::string& obstacle = scene->obstacles[static_cast<size_t>(best->obstacle)].name;
+      const std::string& link = world->part_name(best->shape);
+      const std::string& obstacle = world->obstacles()[static_cast<size_t>(best->obstacle)].name;
       csv << i << ',' << arc << ',' << best->distance << ',' << link << ',' << obstacle << '\n';
       if (best->distance < min_clearance) {
         min_clearance = best->distance;
@@ -406,6 +481,9 @@ int main(int argc, char** argv) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
   } catch (const robots::SceneError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitInputError;
+  } catch (const robots::SrdfError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
   } catch (const planner::PlannerError& e) {

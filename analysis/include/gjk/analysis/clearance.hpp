@@ -10,6 +10,7 @@
 // on several machines with results identical to one run.
 #pragma once
 
+#include <gjk/robots/collision_world.hpp>
 #include <gjk/robots/distances.hpp>
 
 #include <Eigen/Core>
@@ -330,6 +331,16 @@ Analysis analyse(const gjk::robots::RobotModel& model, const gjk::robots::Scene&
 Analysis analyse(const gjk::robots::RobotModel& model, const gjk::robots::Scene& scene,
                  const std::vector<PathState>& states, const AnalysisOptions& options,
                  AnalysisSink* sink = nullptr);
+
+/// The same over a collision world: its robot with the attached objects, its obstacles (convex,
+/// meshes, cells), and only the (robot part, obstacle) pairs its allowed-collision matrix checks.
+/// The overloads above use CollisionWorld(model, scene).
+Analysis analyse(const gjk::robots::CollisionWorld& world, StateSource& source,
+                 const AnalysisOptions& options, AnalysisSink* sink = nullptr);
+
+/// The same over a vector of states.
+Analysis analyse(const gjk::robots::CollisionWorld& world, const std::vector<PathState>& states,
+                 const AnalysisOptions& options, AnalysisSink* sink = nullptr);
 
 /// Adds the totals of `shard`, the run that follows `total`'s states on the path (shards merged
 /// in path order), to `total`: counts, the first failing states, the minima (ties keep the

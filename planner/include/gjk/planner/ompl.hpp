@@ -6,6 +6,7 @@
 #pragma once
 
 #include "gjk/planner/errors.hpp"
+#include "gjk/robots/collision_world.hpp"
 #include "gjk/robots/distances.hpp"
 #include "gjk/robots/robot_model.hpp"
 #include "gjk/robots/scene.hpp"
@@ -58,13 +59,21 @@ class CollisionModel {
   /// Precomputes the checked pairs and bounding balls for `model` among `scene`.
   CollisionModel(std::shared_ptr<const robots::RobotModel> model,
                  std::shared_ptr<const robots::Scene> scene, CollisionSettings settings = {});
-  /// The robot.
-  const robots::RobotModel& model() const { return *model_; }
-  /// The obstacles.
-  const robots::Scene& scene() const { return *scene_; }
+  /// The same over a collision world (meshes, cells, the allowed-collision matrix, attached
+  /// objects). settings.allowed_self_pairs are added to the world's matrix;
+  /// settings.self_collision = false leaves self pairs out.
+  CollisionModel(std::shared_ptr<const robots::CollisionWorld> world,
+                 CollisionSettings settings = {});
+  /// The robot, with the world's attached objects as collision shapes.
+  const robots::RobotModel& model() const { return world_->model(); }
+  /// The obstacles (and attached objects).
+  const robots::Scene& scene() const { return world_->scene(); }
+  /// The collision world the checks query.
+  const robots::CollisionWorld& world() const { return *world_; }
   /// The settings given at construction.
   const CollisionSettings& settings() const { return settings_; }
-  /// Self-collision pairs checked (collision shape indices), adjacent links left out.
+  /// Self-collision pairs checked (collision shape indices): those the world's allowed-collision
+  /// matrix does not allow (adjacent links by default), none without self_collision.
   const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
   /// Model position index of each OMPL state dimension.
   const std::vector<int>& active_positions() const { return active_; }
@@ -88,8 +97,9 @@ class CollisionModel {
   const std::vector<BoundingBall>& obstacle_balls() const { return obstacle_balls_; }
 
  private:
-  std::shared_ptr<const robots::RobotModel> model_;
-  std::shared_ptr<const robots::Scene> scene_;
+  void initialise();
+
+  std::shared_ptr<const robots::CollisionWorld> world_;
   CollisionSettings settings_;
   std::vector<std::pair<int, int>> self_pairs_;
   std::vector<Eigen::VectorXd> levers_;
@@ -100,10 +110,7 @@ class CollisionModel {
 };
 
 /// The closest pair at a configuration: a link shape against an obstacle, or two link shapes.
-struct ClosestPair {
-  robots::PairDistance pair;  ///< for a self pair, `obstacle` holds the second shape's index
-  bool self = false;          ///< true: two link shapes; false: a link shape and an obstacle
-};
+using ClosestPair = robots::ClosestPair;
 
 /// Per-thread scratch (kinematics workspace, warm-start caches); lent out by a pool so the
 /// OMPL classes stay thread-safe as OMPL requires.
@@ -256,5 +263,10 @@ ompl::base::OptimizationObjectivePtr make_length_clearance_objective(
 std::shared_ptr<const CollisionModel> install_collision_checking(
     const ompl::base::SpaceInformationPtr& si, std::shared_ptr<const robots::RobotModel> model,
     std::shared_ptr<const robots::Scene> scene, CollisionSettings settings = {});
+
+/// The same over a collision world (meshes, cells, SRDF matrix, attached objects).
+std::shared_ptr<const CollisionModel> install_collision_checking(
+    const ompl::base::SpaceInformationPtr& si, std::shared_ptr<const robots::CollisionWorld> world,
+    CollisionSettings settings = {});
 
 }  // namespace gjk::planner

@@ -50,6 +50,20 @@ struct CollisionShape {
   Shape shape;                     ///< convex shape in the shape frame
   Pose origin = Pose::Identity();  ///< shape frame in the link frame
   std::string description;         ///< e.g. "mesh meshes/collision/link1.stl" or "box"
+  /// Empty for the URDF's own elements; the attached object's name for a shape the robot holds.
+  std::string attached_object;
+  /// For an attached object's shape: the links allowed to touch it (indices into links()).
+  std::vector<int> touch_links;
+};
+
+/// An object the robot holds (a grasped part, a tool): convex shapes fixed on a link, which move
+/// with it, collide with the world and with the rest of the robot except the touch links.
+struct AttachedObject {
+  std::string name;                      ///< unique among obstacles and attached objects
+  std::string link;                      ///< the link it is fixed to
+  std::vector<Shape> shapes;             ///< one or more convex pieces
+  std::vector<Pose> poses;               ///< each piece's frame in the link frame
+  std::vector<std::string> touch_links;  ///< links allowed to touch it (the gripper's fingers)
 };
 
 /// A URDF robot: links, joints and convex collision shapes, ready for kinematics and queries.
@@ -81,6 +95,11 @@ class RobotModel {
   Eigen::VectorXd lower_limits() const;
   /// Upper position limits, in configuration order.
   Eigen::VectorXd upper_limits() const;
+
+  /// A copy with the objects' shapes added as collision shapes of their links (CollisionShape::
+  /// attached_object names the object). Throws ModelError for an unknown link or touch link, a
+  /// duplicate name, or a piece count that differs from the pose count.
+  RobotModel with_attached(const std::vector<AttachedObject>& objects) const;
 
   /// Index of the link named `name`; throws ModelError listing nothing else when absent.
   int link_index(const std::string& name) const;

@@ -1,0 +1,152 @@
+// The collision service (issue 17): a robot, the obstacles of its cell (convex shapes, exact
+// meshes, occupied cells), the allowed-collision matrix and the objects the robot holds, with a
+// broadphase over the obstacles. It answers, per configuration, the questions the planner, the
+// clearance analysis and the Python bindings ask: "is anything closer than d?", "which pair is
+// closest, with its gradient?", "every pair within a cutoff".
+//
+// Model / context split, as for RobotModel / Workspace: a CollisionWorld is immutable while it
+// is queried (edit it, then query it; editing rebuilds the pair lists and the broadphase) and
+// shared by threads; a WorldContext holds one thread's kinematics, warm starts and boxes.
+#pragma once
+
+#include "gjk/broadphase.hpp"
+#include "gjk/robots/allowed_collisions.hpp"
+#include "gjk/robots/distances.hpp"
+#include "gjk/robots/robot_model.hpp"
+#include "gjk/robots/scene.hpp"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gjk::robots {
+
+/// The closest pair of a configuration: a robot shape and an obstacle, or two robot shapes.
+struct ClosestPair {
+  PairDistance pair;  ///< for a self pair, `obstacle` holds the second shape's index
+  bool self = false;  ///< true: two robot shapes; false: a robot shape and an obstacle
+};
+
+/// A robot in its cell. Shape indices are those of model() (the URDF's collision elements, then
+/// the attached objects' pieces); obstacle indices those of obstacles().
+class CollisionWorld {
+ public:
+  /// The robot alone, its self-collisions filtered by adjacency (links joined by a joint).
+  explicit CollisionWorld(RobotModel robot);
+  /// The robot in a scene; the scene's `attached` objects are attached.
+  CollisionWorld(RobotModel robot, Scene scene);
+  /// The same with an allowed-collision matrix (e.g. acm_from_srdf).
+  CollisionWorld(RobotModel robot, Scene scene, AllowedCollisionMatrix allowed);
+
+  /// The URDF robot, without attached objects.
+  const RobotModel& robot() const { return robot_; }
+  /// The robot with its attached objects' pieces as collision shapes: what the queries use.
+  const RobotModel& model() const { return model_; }
+  /// The world's obstacles (convex, mesh, cells) at their poses.
+  const std::vector<Obstacle>& obstacles() const { return scene_.obstacles; }
+  /// The scene: obstacles() and attached().
+  const Scene& scene() const { return scene_; }
+  /// The objects the robot holds.
+  const std::vector<AttachedObject>& attached() const { return scene_.attached; }
+  /// The allowed-collision matrix (by link, obstacle and attached-object names).
+  const AllowedCollisionMatrix& allowed_collisions() const { return allowed_; }
+
+  /// Replaces the allowed-collision matrix.
+  void set_allowed_collisions(AllowedCollisionMatrix allowed);
+  /// Adds an obstacle; throws std::invalid_argument when its name is already used.
+  void add_obstacle(Obstacle obstacle);
+  /// Removes every obstacle whose name or object is `name`; throws when there is none.
+  void remove_obstacle(const std::string& name);
+  /// Moves the obstacles whose name or object is `name`; throws when there is none.
+  void move_obstacle(const std::string& name, const Pose& pose);
+  /// Attaches an object to a link (RobotModel::with_attached's checks; throws ModelError).
+  void attach(AttachedObject object);
+  /// Moves the convex obstacle(s) `name` from the world onto `link`, keeping their world pose at
+  /// configuration q (a grasp). Throws for an unknown or non-convex obstacle.
+  void attach_obstacle(const std::string& name, const std::string& link, const Eigen::VectorXd& q,
+                       std::vector<std::string> touch_links = {});
+  /// Puts an attached object back into the world as obstacles, at its pose for configuration q.
+  void detach(const std::string& name, const Eigen::VectorXd& q);
+
+  /// Robot shape pairs checked for self-collision (not allowed by the matrix).
+  const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
+  /// Whether the pair (robot shape, obstacle) is checked (not allowed by the matrix).
+  bool checked(int shape, int obstacle) const {
+    return obstacle_checked_[static_cast<size_t>(shape) * scene_.obstacles.size() +
+                             static_cast<size_t>(obstacle)] != 0;
+  }
+  /// The name the matrix knows a robot shape by: its link, or its attached object.
+  const std::string& part_name(int shape) const;
+  /// The broadphase over the obstacles (user ids are obstacle indices).
+  const AabbTree& obstacle_tree() const { return tree_; }
+
+ private:
+  void rebuild();
+
+  RobotModel robot_;
+  RobotModel model_;
+  Scene scene_;
+  AllowedCollisionMatrix allowed_;
+  std::vector<std::pair<int, int>> self_pairs_;
+  std::vector<std::uint8_t> obstacle_checked_;  ///< shape-major
+  AabbTree tree_;
+};
+
+/// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
+/// starts. Create one per thread; it must not outlive the world or see it edited.
+class WorldContext {
+ public:
+  /// Empty warm starts and workspace for `world`.
+  explicit WorldContext(const CollisionWorld& world);
+
+  /// Forward kinematics for q (validated; throws ModelError) and the robot shapes' poses and
+  /// boxes. Call before the queries below.
+  void update(const Eigen::VectorXd& q);
+
+  /// Whether some checked pair (robot-obstacle or self) is closer than `margin` (overlap
+  /// counts): threshold queries that stop as soon as each pair is decided, and the first pair
+  /// found ends the search.
+  bool in_collision(double margin = 0.0, const QueryOptions& query = {});
+
+  /// The closest checked pair (signed distance) with its gradient d distance / d q; pairs that
+  /// cannot beat the best so far are pruned by the broadphase and by threshold queries. Pairs
+  /// farther than `cutoff` are left out; `pair.shape == -1` when none is within it.
+  ClosestPair closest(double cutoff = std::numeric_limits<double>::infinity(),
+                      const QueryOptions& query = {}, bool gradient = true);
+
+  /// Every checked robot-obstacle pair within `cutoff` (and, with `self`, every self pair
+  /// within it), with gradients when asked, into `out` (its storage reused).
+  void distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
+                 std::vector<ClosestPair>& out);
+
+  /// The workspace of the last update (link poses).
+  const Workspace& workspace() const { return ws_; }
+  /// World pose of each robot shape at the last update.
+  const std::vector<Pose>& shape_poses() const { return poses_; }
+  /// World box of each robot shape at the last update.
+  const std::vector<Aabb>& shape_boxes() const { return boxes_; }
+  /// The world this context queries.
+  const CollisionWorld& world() const { return *world_; }
+
+ private:
+  void add_gradient(ClosestPair& best) const;
+  /// The warm start of (robot shape, obstacle): a direct-mapped table (at most 65,536 slots), so
+  /// a world of 10,000 obstacles does not hold a cache per pair; a slot taken over by another
+  /// pair starts cold.
+  WarmStart* obstacle_warm_start(int shape, int obstacle);
+
+  const CollisionWorld* world_;
+  Workspace ws_;
+  std::vector<Pose> poses_;
+  std::vector<Aabb> boxes_;
+  std::vector<WarmStart> obstacle_warm_;
+  std::vector<std::uint64_t> obstacle_warm_owner_;  ///< pair key + 1 per slot; 0 = empty
+  std::vector<WarmStart> self_caches_;
+  std::vector<int> candidates_;
+};
+
+}  // namespace gjk::robots

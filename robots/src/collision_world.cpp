@@ -1,0 +1,402 @@
+// The collision service (issue 17 items 5, 7, 8): the pair lists the allowed-collision matrix
+// leaves, a broadphase over the obstacles, and the per-configuration queries. The path of a
+// query: configuration -> link poses -> robot shapes' boxes -> candidate obstacles from the tree
+// (ACM-filtered) -> narrow phase (convex: GJK with warm starts; mesh / cells: their BVH descent)
+// with the best distance so far as the pruning bound.
+#include "gjk/robots/collision_world.hpp"
+
+#include "gjk/robots/obstacle_queries.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace gjk::robots {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// World box of an obstacle: the engine's tight box for convex shapes, the transformed local
+/// box of a mesh or cell set.
+Aabb obstacle_box(const Obstacle& o) {
+  if (o.kind() == ObstacleKind::Convex) return bounding_box(o.shape, o.pose);
+  const Eigen::AlignedBox3d local =
+      o.kind() == ObstacleKind::Mesh ? o.mesh->local_bounds() : o.cells->local_bounds();
+  Aabb box;
+  box.setEmpty();
+  for (int corner = 0; corner < 8; ++corner)
+    box.extend(o.pose * local.corner(static_cast<Eigen::AlignedBox3d::CornerType>(corner)));
+  return box;
+}
+
+Aabb grown(Aabb box, double margin) {
+  if (margin > 0.0) {
+    box.min().array() -= margin;
+    box.max().array() += margin;
+  }
+  return box;
+}
+
+}  // namespace
+
+CollisionWorld::CollisionWorld(RobotModel robot)
+    : CollisionWorld(std::move(robot), Scene{}) {}
+
+CollisionWorld::CollisionWorld(RobotModel robot, Scene scene)
+    : robot_(std::move(robot)), scene_(std::move(scene)) {
+  allowed_ = AllowedCollisionMatrix::from_adjacency(robot_);
+  rebuild();
+}
+
+CollisionWorld::CollisionWorld(RobotModel robot, Scene scene, AllowedCollisionMatrix allowed)
+    : robot_(std::move(robot)), scene_(std::move(scene)), allowed_(std::move(allowed)) {
+  rebuild();
+}
+
+void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
+  allowed_ = std::move(allowed);
+  rebuild();
+}
+
+void CollisionWorld::add_obstacle(Obstacle obstacle) {
+  if (obstacle.object.empty()) obstacle.object = obstacle.name;
+  for (const Obstacle& o : scene_.obstacles)
+    if (o.name == obstacle.name)
+      throw std::invalid_argument("add_obstacle: the name '" + obstacle.name + "' is already used");
+  for (const AttachedObject& a : scene_.attached)
+    if (a.name == obstacle.object)
+      throw std::invalid_argument("add_obstacle: '" + obstacle.object +
+                                  "' is the name of an attached object");
+  scene_.obstacles.push_back(std::move(obstacle));
+  rebuild();
+}
+
+void CollisionWorld::remove_obstacle(const std::string& name) {
+  const auto before = scene_.obstacles.size();
+  scene_.obstacles.erase(std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
+                                        [&](const Obstacle& o) {
+                                          return o.name == name || o.object == name;
+                                        }),
+                         scene_.obstacles.end());
+  if (scene_.obstacles.size() == before)
+    throw std::invalid_argument("remove_obstacle: no obstacle named '" + name + "'");
+  rebuild();
+}
+
+void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
+  bool found = false;
+  for (Obstacle& o : scene_.obstacles) {
+    if (o.name == name || o.object == name) {
+      o.pose = pose;
+      found = true;
+    }
+  }
+  if (!found) throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
+  rebuild();
+}
+
+void CollisionWorld::attach(AttachedObject object) {
+  for (const Obstacle& o : scene_.obstacles)
+    if (o.object == object.name)
+      throw ModelError("attached object '" + object.name + "': the name is used by an obstacle");
+  (void)robot_.with_attached({object});  // checks links and shapes before anything changes
+  scene_.attached.push_back(std::move(object));
+  rebuild();
+}
+
+void CollisionWorld::attach_obstacle(const std::string& name, const std::string& link,
+                                     const Eigen::VectorXd& q,
+                                     std::vector<std::string> touch_links) {
+  Workspace ws(robot_);
+  forward_kinematics(robot_, q, ws);
+  const Pose link_pose = ws.link_poses[static_cast<size_t>(robot_.link_index(link))];
+  AttachedObject object;
+  object.name = name;
+  object.link = link;
+  object.touch_links = std::move(touch_links);
+  for (const Obstacle& o : scene_.obstacles) {
+    if (o.name != name && o.object != name) continue;
+    if (o.kind() != ObstacleKind::Convex)
+      throw std::invalid_argument("attach_obstacle: '" + o.name +
+                                  "' is a mesh or a cell set; only convex obstacles and convex "
+                                  "pieces can be attached");
+    object.shapes.push_back(o.shape);
+    object.poses.push_back(link_pose.inverse() * o.pose);
+  }
+  if (object.shapes.empty())
+    throw std::invalid_argument("attach_obstacle: no obstacle named '" + name + "'");
+  (void)robot_.with_attached({object});
+  scene_.obstacles.erase(std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
+                                        [&](const Obstacle& o) {
+                                          return o.name == name || o.object == name;
+                                        }),
+                         scene_.obstacles.end());
+  scene_.attached.push_back(std::move(object));
+  rebuild();
+}
+
+void CollisionWorld::detach(const std::string& name, const Eigen::VectorXd& q) {
+  const auto it = std::find_if(scene_.attached.begin(), scene_.attached.end(),
+                               [&](const AttachedObject& a) { return a.name == name; });
+  if (it == scene_.attached.end())
+    throw std::invalid_argument("detach: no attached object named '" + name + "'");
+  Workspace ws(robot_);
+  forward_kinematics(robot_, q, ws);
+  const Pose link_pose = ws.link_poses[static_cast<size_t>(robot_.link_index(it->link))];
+  for (size_t k = 0; k < it->shapes.size(); ++k) {
+    Obstacle o;
+    o.name = it->shapes.size() == 1 ? name : name + "#" + std::to_string(k);
+    o.object = name;
+    o.shape = it->shapes[k];
+    o.pose = link_pose * it->poses[k];
+    scene_.obstacles.push_back(std::move(o));
+  }
+  scene_.attached.erase(it);
+  rebuild();
+}
+
+const std::string& CollisionWorld::part_name(int shape) const {
+  const CollisionShape& c = model_.collision_shapes()[static_cast<size_t>(shape)];
+  return c.attached_object.empty() ? model_.links()[static_cast<size_t>(c.link)].name
+                                   : c.attached_object;
+}
+
+void CollisionWorld::rebuild() {
+  model_ = robot_.with_attached(scene_.attached);
+  std::set<std::string> names;
+  for (Obstacle& o : scene_.obstacles) {
+    if (o.object.empty()) o.object = o.name;  // a convex obstacle made in code is its own object
+    if (!names.insert(o.name).second)
+      throw std::invalid_argument("obstacle name '" + o.name + "' is used twice");
+  }
+  const auto& shapes = model_.collision_shapes();
+  // Self pairs: two shapes on different links (or a held object and a link) that the matrix
+  // does not allow; a held object never collides with its own link or its touch links.
+  self_pairs_.clear();
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t k = i + 1; k < shapes.size(); ++k) {
+      const CollisionShape &a = shapes[i], &b = shapes[k];
+      const bool object_a = !a.attached_object.empty(), object_b = !b.attached_object.empty();
+      if (!object_a && !object_b && a.link == b.link) continue;
+      if (object_a && object_b && a.attached_object == b.attached_object) continue;
+      const auto touches = [](const CollisionShape& object, int link) {
+        return link == object.link || std::find(object.touch_links.begin(),
+                                                object.touch_links.end(),
+                                                link) != object.touch_links.end();
+      };
+      if (object_a != object_b && (object_a ? touches(a, b.link) : touches(b, a.link))) continue;
+      if (allowed_.allowed(part_name(static_cast<int>(i)), part_name(static_cast<int>(k))))
+        continue;
+      self_pairs_.emplace_back(static_cast<int>(i), static_cast<int>(k));
+    }
+  }
+  const size_t obstacles = scene_.obstacles.size();
+  obstacle_checked_.assign(shapes.size() * obstacles, 1);
+  for (size_t s = 0; s < shapes.size(); ++s)
+    for (size_t o = 0; o < obstacles; ++o)
+      if (allowed_.allowed(part_name(static_cast<int>(s)), scene_.obstacles[o].object))
+        obstacle_checked_[s * obstacles + o] = 0;
+  std::vector<std::pair<Aabb, int>> boxes;
+  boxes.reserve(obstacles);
+  for (size_t o = 0; o < obstacles; ++o)
+    boxes.emplace_back(obstacle_box(scene_.obstacles[o]), static_cast<int>(o));
+  tree_.build(boxes);  // balanced at once: the world changes rarely, queries are many
+}
+
+// ---------------------------------------------------------------------------------------------
+
+WorldContext::WorldContext(const CollisionWorld& world)
+    : world_(&world),
+      ws_(world.model()),
+      poses_(world.model().collision_shapes().size(), Pose::Identity()),
+      boxes_(world.model().collision_shapes().size()),
+      self_caches_(world.self_pairs().size()) {
+  size_t slots = 1;
+  const size_t pairs = world.model().collision_shapes().size() * world.obstacles().size();
+  while (slots < pairs && slots < 65536) slots *= 2;
+  obstacle_warm_.resize(slots);
+  obstacle_warm_owner_.assign(slots, 0);
+}
+
+WarmStart* WorldContext::obstacle_warm_start(int shape, int obstacle) {
+  const std::uint64_t key =
+      static_cast<std::uint64_t>(shape) * world_->obstacles().size() + static_cast<std::uint64_t>(obstacle);
+  // One slot per pair when they fit; otherwise Fibonacci hashing spreads neighbouring pairs.
+  const size_t slots = obstacle_warm_.size();
+  const size_t slot =
+      key < slots ? static_cast<size_t>(key)
+                  : static_cast<size_t>((key * 11400714819323198485ull) >> 16) & (slots - 1);
+  if (obstacle_warm_owner_[slot] != key + 1) {
+    obstacle_warm_owner_[slot] = key + 1;
+    obstacle_warm_[slot].reset();
+  }
+  return &obstacle_warm_[slot];
+}
+
+void WorldContext::update(const Eigen::VectorXd& q) {
+  const RobotModel& model = world_->model();
+  forward_kinematics(model, q, ws_);
+  for (size_t s = 0; s < poses_.size(); ++s) {
+    poses_[s] = collision_pose(model, ws_, static_cast<int>(s));
+    boxes_[s] = bounding_box(model.collision_shapes()[s].shape, poses_[s]);
+  }
+}
+
+bool WorldContext::in_collision(double margin, const QueryOptions& query) {
+  const auto& shapes = world_->model().collision_shapes();
+  const auto& obstacles = world_->obstacles();
+  bool found = false;
+  for (size_t s = 0; s < shapes.size() && !found; ++s) {
+    world_->obstacle_tree().query(grown(boxes_[s], margin), [&](int o) {
+      if (!world_->checked(static_cast<int>(s), o)) return true;
+      WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
+      found = closer_than(shapes[s].shape, poses_[s], obstacles[static_cast<size_t>(o)], margin,
+                          query, warm)
+                  .closer;
+      return !found;
+    });
+  }
+  for (size_t i = 0; i < world_->self_pairs().size() && !found; ++i) {
+    const auto [a, b] = world_->self_pairs()[i];
+    const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+    if (gjk::distance(boxes_[ua], boxes_[ub]) > margin) continue;
+    found = closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], margin, query,
+                        self_caches_[i])
+                .closer;
+  }
+  return found;
+}
+
+ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool gradient) {
+  const auto& shapes = world_->model().collision_shapes();
+  const auto& obstacles = world_->obstacles();
+  ClosestPair best;
+  best.pair.distance = cutoff;
+  // The pruning bound: pairs whose boxes are at least this far apart cannot beat the best. Once
+  // the best pair overlaps, every pair whose boxes touch may overlap deeper.
+  const auto bound = [&] {
+    return best.pair.distance > 0.0 ? best.pair.distance
+                                    : std::nextafter(0.0, 1.0);  // boxes that touch only
+  };
+  const auto take = [&](const SignedDistanceResult& r, int a, int b, bool self) {
+    if (!(r.signed_distance < best.pair.distance) || r.status == Status::InvalidInput) return;
+    best.self = self;
+    best.pair.shape = a;
+    best.pair.obstacle = b;
+    best.pair.distance = r.signed_distance;
+    best.pair.point_on_link = r.point_on_a;
+    best.pair.point_on_obstacle = r.point_on_b;
+    best.pair.normal = r.normal;
+    best.pair.status = r.status;
+  };
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    world_->obstacle_tree().nearest(boxes_[s], bound(), [&](int o, double box_gap) {
+      if (!world_->checked(static_cast<int>(s), o) || box_gap >= bound()) return bound();
+      const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
+      WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
+      // A threshold query decides cheaply whether the pair can beat the best at all.
+      if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
+          !closer_than(shapes[s].shape, poses_[s], obstacle, best.pair.distance, query, warm)
+               .closer)
+        return bound();
+      take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm),
+           static_cast<int>(s), o, false);
+      return bound();
+    });
+  }
+  for (size_t i = 0; i < world_->self_pairs().size(); ++i) {
+    const auto [a, b] = world_->self_pairs()[i];
+    const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+    if (gjk::distance(boxes_[ua], boxes_[ub]) >= bound()) continue;
+    if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
+        !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub],
+                     best.pair.distance, query, self_caches_[i])
+             .closer)
+      continue;
+    take(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
+                         self_caches_[i]),
+         a, b, true);
+  }
+  if (best.pair.shape < 0) {
+    best.pair.distance = kInf;
+    return best;
+  }
+  if (gradient) add_gradient(best);
+  return best;
+}
+
+void WorldContext::distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
+                             std::vector<ClosestPair>& out) {
+  const auto& shapes = world_->model().collision_shapes();
+  const auto& obstacles = world_->obstacles();
+  size_t count = 0;
+  const auto push = [&](const SignedDistanceResult& r, int a, int b, bool is_self) {
+    if (count == out.size()) out.emplace_back();
+    ClosestPair& p = out[count++];
+    p.self = is_self;
+    p.pair.shape = a;
+    p.pair.obstacle = b;
+    p.pair.distance = r.signed_distance;
+    p.pair.point_on_link = r.point_on_a;
+    p.pair.point_on_obstacle = r.point_on_b;
+    p.pair.normal = r.normal;
+    p.pair.status = r.status;
+    if (gradients)
+      add_gradient(p);
+    else
+      p.pair.gradient.resize(0);
+  };
+  const Aabb everything(Vec3::Constant(-kInf), Vec3::Constant(kInf));
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    candidates_.clear();
+    world_->obstacle_tree().query(std::isfinite(cutoff) ? grown(boxes_[s], cutoff) : everything,
+                                  [&](int o) {
+                                    candidates_.push_back(o);
+                                    return true;
+                                  });
+    std::sort(candidates_.begin(), candidates_.end());  // file order: deterministic output
+    for (const int o : candidates_) {
+      if (!world_->checked(static_cast<int>(s), o)) continue;
+      const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
+      WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
+      if (std::isfinite(cutoff) &&
+          !closer_than(shapes[s].shape, poses_[s], obstacle, cutoff, query, warm).closer)
+        continue;
+      push(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm),
+           static_cast<int>(s), o, false);
+    }
+  }
+  if (self) {
+    for (size_t i = 0; i < world_->self_pairs().size(); ++i) {
+      const auto [a, b] = world_->self_pairs()[i];
+      const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
+      if (std::isfinite(cutoff) && gjk::distance(boxes_[ua], boxes_[ub]) > cutoff) continue;
+      if (std::isfinite(cutoff) &&
+          !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], cutoff, query,
+                       self_caches_[i])
+               .closer)
+        continue;
+      push(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
+                           self_caches_[i]),
+           a, b, true);
+    }
+  }
+  out.resize(count);
+}
+
+void WorldContext::add_gradient(ClosestPair& best) const {
+  // seed 002 eq. 7: grad d = -J_a(p_a)^T n (+ J_b(p_b)^T n when the other body is on the robot).
+  const RobotModel& model = world_->model();
+  Eigen::VectorXd& g = best.pair.gradient;
+  g.resize(model.num_positions());
+  g.setZero();
+  const auto& shapes = model.collision_shapes();
+  add_point_derivative(model, ws_, shapes[static_cast<size_t>(best.pair.shape)].link,
+                       best.pair.point_on_link, best.pair.normal, -1.0, g);
+  if (best.self)
+    add_point_derivative(model, ws_, shapes[static_cast<size_t>(best.pair.obstacle)].link,
+                         best.pair.point_on_obstacle, best.pair.normal, 1.0, g);
+}
+
+}  // namespace gjk::robots
