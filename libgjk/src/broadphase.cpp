@@ -134,7 +134,8 @@ int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin
 void AabbTree::refit_upwards(int node) {
   for (int n = node; n >= 0; n = nodes_[static_cast<size_t>(n)].parent) {
     Node& x = nodes_[static_cast<size_t>(n)];
-    x.box = nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
+    x.box =
+        nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
   }
 }
 
@@ -159,7 +160,7 @@ int AabbTree::insert(const Aabb& box, int id) {
       const Aabb& c = nodes_[static_cast<size_t>(child)].box;
       const double grown = area(c.merged(box));
       return nodes_[static_cast<size_t>(child)].left < 0 ? grown + inherited
-                                                          : grown - area(c) + inherited;
+                                                         : grown - area(c) + inherited;
     };
     const double left_cost = descend_cost(node.left), right_cost = descend_cost(node.right);
     if (here < left_cost && here < right_cost) break;

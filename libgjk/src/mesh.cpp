@@ -41,12 +41,11 @@ std::uint32_t PrimitiveTree::build(std::vector<std::uint32_t>& order, std::vecto
   int axis = 0;
   spread.sizes().maxCoeff(&axis);
   const size_t mid = begin + (end - begin) / 2;
-  std::nth_element(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                   order.begin() + static_cast<std::ptrdiff_t>(mid),
-                   order.begin() + static_cast<std::ptrdiff_t>(end),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     return centres[a][axis] < centres[b][axis];
-                   });
+  std::nth_element(
+      order.begin() + static_cast<std::ptrdiff_t>(begin),
+      order.begin() + static_cast<std::ptrdiff_t>(mid),
+      order.begin() + static_cast<std::ptrdiff_t>(end),
+      [&](std::uint32_t a, std::uint32_t b) { return centres[a][axis] < centres[b][axis]; });
   const std::uint32_t left = build(order, centres, boxes, begin, mid);
   const std::uint32_t right = build(order, centres, boxes, mid, end);
   nodes_[at].lower = nodes_[left].lower.cwiseMin(nodes_[right].lower);
@@ -105,8 +104,7 @@ BoxSet BoxSet::from_boxes(std::vector<Vec3> centres, std::vector<Vec3> half_exte
   boxes.reserve(centres.size());
   for (size_t i = 0; i < centres.size(); ++i) {
     if (!centres[i].allFinite())
-      throw std::invalid_argument("box set: box " + std::to_string(i) +
-                                  " has a non-finite centre");
+      throw std::invalid_argument("box set: box " + std::to_string(i) + " has a non-finite centre");
     if (!half_extents[i].allFinite() || !(half_extents[i].minCoeff() > 0.0))
       throw std::invalid_argument("box set: box " + std::to_string(i) +
                                   " needs positive finite half extents");
@@ -162,7 +160,8 @@ struct MeshLeaves {
   const TriangleMesh& mesh;
   TriangleCore core(std::uint32_t t) const {
     const auto& tri = mesh.triangles()[t];
-    return TriangleCore{{mesh.vertices()[tri[0]], mesh.vertices()[tri[1]], mesh.vertices()[tri[2]]}};
+    return TriangleCore{
+        {mesh.vertices()[tri[0]], mesh.vertices()[tri[1]], mesh.vertices()[tri[2]]}};
   }
   Vec3 offset(std::uint32_t) const { return Vec3::Zero(); }
 };
@@ -234,8 +233,8 @@ struct Traversal {
         continue;
       }
       const DistanceResult r = with_leaf(node.index, [&](const auto& md) {
-        return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance),
-                                     radius_a, 0.0, pose_a);
+        return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance), radius_a,
+                                     0.0, pose_a);
       });
       iterations += r.iterations;
       lower = std::min(lower, r.lower_bound);
@@ -289,7 +288,9 @@ struct Traversal {
     while (!stack.empty()) {
       const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
       const double g_node = gap(node, box);
-      if (!(g_node < threshold)) {  // this subtree is at least `threshold` away
+      // Prune only beyond the threshold: at threshold 0 the question is "touching?", and a
+      // node whose box touches the shape's box must be opened.
+      if (!(g_node <= threshold)) {
         out.lower_bound = std::min(out.lower_bound, g_node);
         continue;
       }
@@ -299,8 +300,7 @@ struct Traversal {
         continue;
       }
       const bool closer = with_leaf(node.index, [&](const auto& md) {
-        const GjkOutcome g =
-            detail::run_gjk(md, options, GjkMode::Threshold, threshold + radius_a);
+        const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Threshold, threshold + radius_a);
         out.iterations += g.iterations;
         if (g.status != Status::Converged) out.status = g.status;
         out.lower_bound = std::min(out.lower_bound, std::max(0.0, g.lower - radius_a));
@@ -358,12 +358,12 @@ decltype(auto) traverse(const Shape& shape, const Pose& pose, const Leaves& leav
                         const QueryOptions& options, F&& f) {
   const Aabb box = bounding_box(shape, tree_pose.inverse(Eigen::Isometry) * pose);
   const detail::PairFrame frame = detail::relative_frame(pose, tree_pose);
-  return detail::with_core(
-      shape, options.support, -1, [&](const auto& core, double radius) -> decltype(auto) {
-        using T = Traversal<std::decay_t<decltype(core)>, Leaves>;
-        const T t{core, radius, leaves, tree, pose, frame, box, options};
-        return f(t);
-      });
+  return detail::with_core(shape, options.support, -1,
+                           [&](const auto& core, double radius) -> decltype(auto) {
+                             using T = Traversal<std::decay_t<decltype(core)>, Leaves>;
+                             const T t{core, radius, leaves, tree, pose, frame, box, options};
+                             return f(t);
+                           });
 }
 
 template <class Leaves>
@@ -446,15 +446,14 @@ CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh
                         const Pose& mesh_pose, const QueryOptions& options) {
   return collide_with(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options);
 }
-SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose,
-                                     const TriangleMesh& mesh, const Pose& mesh_pose,
-                                     const QueryOptions& options, PrimitiveHit* hit) {
+SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
+                                     const Pose& mesh_pose, const QueryOptions& options,
+                                     PrimitiveHit* hit) {
   return signed_distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit);
 }
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                             const Pose& mesh_pose, double threshold, const QueryOptions& options) {
-  return closer_than_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, threshold,
-                        options);
+  return closer_than_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, threshold, options);
 }
 
 DistanceResult distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
@@ -468,8 +467,7 @@ CollisionResult collide(const Shape& shape, const Pose& pose, const BoxSet& cell
 SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
                                      const Pose& cells_pose, const QueryOptions& options,
                                      PrimitiveHit* hit) {
-  return signed_distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options,
-                            hit);
+  return signed_distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit);
 }
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const BoxSet& cells,
                             const Pose& cells_pose, double threshold, const QueryOptions& options) {

@@ -14,7 +14,6 @@
 
 namespace gjk::detail {
 
-
 inline bool pose_is_valid(const Pose& pose) {
   // Finite, and a proper rotation: orthonormal columns (within 1e-6) forming a right-handed
   // frame. Written on the columns to stay cheap: it runs on every query.
@@ -132,7 +131,6 @@ PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double rad
   r.point_on_b = pose_a * on_b;
   return r;
 }
-
 
 /// The distance result of cores whose GJK outcome is `g`, radii added back (seed 000 eqs.
 /// 29-31), in the world frame.

@@ -98,9 +98,9 @@ DistanceResult distance(const Shape& shape, const Pose& pose, const TriangleMesh
 CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                         const Pose& mesh_pose, const QueryOptions& options = {});
 /// Distance when apart; minus the deepest penetration into a single triangle when touching.
-SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose,
-                                     const TriangleMesh& mesh, const Pose& mesh_pose,
-                                     const QueryOptions& options = {}, PrimitiveHit* hit = nullptr);
+SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
+                                     const Pose& mesh_pose, const QueryOptions& options = {},
+                                     PrimitiveHit* hit = nullptr);
 /// Whether the distance to the mesh is below `threshold`, pruning every subtree whose box is
 /// at least that far; stops at the first triangle that decides it.
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
