@@ -242,7 +242,7 @@ struct CellCase {
   std::vector<Pose> poses;
 };
 
-/// A 3-cell-thick rolling surface at 0.02 m (a voxelised floor / scanned terrain), inserted with
+/// A 4-cell-thick rolling surface at 0.02 m (a voxelised floor / scanned terrain), inserted with
 /// updateNode and pruned as a mapping pipeline would; cells are the occupied leaves.
 const CellCase& cell_case() {
   static const CellCase c = [] {
@@ -251,7 +251,7 @@ const CellCase& cell_case() {
       for (int i = 0; i < 100; ++i) {
         const double x = -1.0 + 0.02 * (i + 0.5), y = -1.0 + 0.02 * (j + 0.5);
         const double z = 0.15 * std::sin(2.5 * x) * std::cos(2.0 * y) + 0.05 * std::sin(6.0 * y);
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 4; ++k)
           tree->updateNode(octomap::point3d(static_cast<float>(x), static_cast<float>(y),
                                             static_cast<float>(z - 0.02 * k)),
                            true);
