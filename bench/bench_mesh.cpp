@@ -38,6 +38,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace bench {
@@ -247,9 +248,9 @@ struct CellCase {
 const CellCase& cell_case() {
   static const CellCase c = [] {
     auto tree = std::make_shared<octomap::OcTree>(0.02);
-    for (int j = 0; j < 100; ++j)
-      for (int i = 0; i < 100; ++i) {
-        const double x = -1.0 + 0.02 * (i + 0.5), y = -1.0 + 0.02 * (j + 0.5);
+    for (int j = 0; j < 130; ++j)
+      for (int i = 0; i < 130; ++i) {
+        const double x = -1.3 + 0.02 * (i + 0.5), y = -1.3 + 0.02 * (j + 0.5);
         const double z = 0.15 * std::sin(2.5 * x) * std::cos(2.0 * y) + 0.05 * std::sin(6.0 * y);
         for (int k = 0; k < 4; ++k)
           tree->updateNode(octomap::point3d(static_cast<float>(x), static_cast<float>(y),
@@ -377,19 +378,111 @@ double brute_force(const Convex& s, const Pose& pose, const std::vector<gjk::Sha
   return best;
 }
 
-/// Prints one Markdown row per (shape, engine, query): max |distance - brute force| and the
-/// number of poses off by more than 1e-6 m; collide: answers that differ from brute force <= 0.
+// Engine-free references for spheres and capsules (no GJK anywhere): the point-triangle and
+// point-box distances in closed form, and for a segment the minimum over t of the distance from
+// its point at t, a convex function of t, found by golden-section search.
+
+/// Closest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5).
+double point_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0 && d2 <= 0) return ap.norm();
+  const Vec3 bp = p - b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0 && d4 <= d3) return bp.norm();
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return (p - (a + d1 / (d1 - d3) * ab)).norm();
+  const Vec3 cp = p - c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0 && d5 <= d6) return cp.norm();
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return (p - (a + d2 / (d2 - d6) * ac)).norm();
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0)
+    return (p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b))).norm();
+  const double denom = 1.0 / (va + vb + vc);
+  return (p - (a + ab * (vb * denom) + ac * (vc * denom))).norm();
+}
+
+double point_box(const Vec3& p, const Vec3& centre, const Vec3& half) {
+  return ((p - centre).cwiseAbs() - half).cwiseMax(0.0).norm();
+}
+
+/// min over t in [0, 1] of f(t), f convex: golden section to the bracket's floating-point floor.
+template <class F>
+double minimise_convex(F&& f) {
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  double lo = 0.0, hi = 1.0, x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double f1 = f(x1), f2 = f(x2);
+  for (int i = 0; i < 80; ++i) {
+    if (f1 <= f2) {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = f(x1);
+    } else {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = f(x2);
+    }
+  }
+  return std::min({f1, f2, f(0.0), f(1.0)});
+}
+
+/// The closed-form distance of a sphere or capsule to the nearest primitive; NaN for others.
+/// `point_distance(q, i)` is the distance from point q to primitive i.
+template <class PointDistance>
+double closed_form(const Convex& s, const Pose& pose, size_t primitives,
+                   PointDistance&& point_distance) {
+  double best = std::numeric_limits<double>::infinity();
+  if (const auto* sphere = std::get_if<gjk::Sphere>(&s.shape.geometry)) {
+    for (size_t i = 0; i < primitives; ++i)
+      best = std::min(best, point_distance(pose.translation(), i));
+    return std::max(0.0, best - sphere->radius);
+  }
+  if (const auto* capsule = std::get_if<gjk::Capsule>(&s.shape.geometry)) {
+    const Vec3 a = pose * Vec3(0, 0, -capsule->half_length),
+               b = pose * Vec3(0, 0, capsule->half_length);
+    for (size_t i = 0; i < primitives; ++i)
+      best = std::min(
+          best, minimise_convex([&](double t) { return point_distance(a + t * (b - a), i); }));
+    return std::max(0.0, best - capsule->radius);
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Prints one Markdown row per (shape, engine, query): max |distance - reference| and the number
+/// of poses off by more than 1e-6 m (collide: answers that differ from reference <= 0). The
+/// reference is the closed form for spheres and capsules, else the GJK brute force; with the
+/// closed form a "brute force (GJK per primitive)" row shows how far that one is from it.
+template <class PointDistance>
 void check_rows(const std::string& target, const std::vector<Convex>& shapes,
                 const std::vector<Row>& engine_rows, const std::vector<Pose>& poses,
-                const std::vector<gjk::Shape>& primitives,
-                const std::vector<Pose>& primitive_poses) {
+                const std::vector<gjk::Shape>& primitives, const std::vector<Pose>& primitive_poses,
+                PointDistance&& point_distance) {
   for (const Convex& s : shapes) {
-    std::vector<double> exact;
+    std::vector<double> exact, gjk_brute;
     int touching = 0, near = 0;
+    bool closed = false;
     for (const Pose& p : poses) {
-      exact.push_back(brute_force(s, p, primitives, primitive_poses));
+      gjk_brute.push_back(brute_force(s, p, primitives, primitive_poses));
+      const double cf = closed_form(s, p, primitives.size(), point_distance);
+      closed = !std::isnan(cf);
+      exact.push_back(closed ? cf : gjk_brute.back());
       touching += exact.back() <= 0.0 ? 1 : 0;
       near += exact.back() > 0.0 && exact.back() < 0.05 ? 1 : 0;
+    }
+    const auto print = [&](const char* query, const std::string& engine, double max_error,
+                           int off) {
+      std::printf("| %s | %s | %s | %s | %s | %zu | %d | %d | %.3g | %d |\n", target.c_str(),
+                  s.name.c_str(), query, engine.c_str(), closed ? "closed form" : "GJK brute force",
+                  poses.size(), touching, near, max_error, off);
+      std::fflush(stdout);
+    };
+    if (closed) {
+      double max_error = 0.0;
+      int off = 0;
+      for (size_t i = 0; i < poses.size(); ++i) {
+        const double e = std::abs(gjk_brute[i] - exact[i]);
+        max_error = std::max(max_error, e);
+        off += e > 1e-6 ? 1 : 0;
+      }
+      print("distance", "brute force (GJK per primitive)", max_error, off);
     }
     for (const Row& row : engine_rows) {
       double max_error = 0.0;
@@ -401,10 +494,7 @@ void check_rows(const std::string& target, const std::vector<Convex>& shapes,
         max_error = std::max(max_error, e);
         off += e > (row.query == Query::Distance ? 1e-6 : 0.0) ? 1 : 0;
       }
-      std::printf("| %s | %s | %s | %s | %zu | %d | %d | %.3g | %d |\n", target.c_str(),
-                  s.name.c_str(), to_string(row.query), row.engine.c_str(), poses.size(), touching,
-                  near, max_error, off);
-      std::fflush(stdout);
+      print(to_string(row.query), row.engine, max_error, off);
     }
   }
 }
@@ -440,12 +530,16 @@ void register_mesh() {
 void check_mesh() {
   std::printf(
       "\n## Meshes and occupancy: agreement with brute force over every primitive\n\n"
-      "| target | shape | query | engine | poses | touching | within 0.05 m | max abs error | "
-      "off (> 1e-6 m / wrong) |\n|---|---|---|---|---:|---:|---:|---:|---:|\n");
+      "| target | shape | query | engine | reference | poses | touching | within 0.05 m | "
+      "max abs error | off (> 1e-6 m / wrong) |\n|---|---|---|---|---|---:|---:|---:|---:|---:|\n");
   for (const auto& c : mesh_cases()) {
     const std::vector<Pose> identity(c->triangles.size(), Pose::Identity());
+    const auto& v = c->mesh.vertices();
+    const auto& t = c->mesh.triangles();
     check_rows(c->name, mesh_shapes(), rows(c->mesh, c->fcl.get()), c->poses, c->triangles,
-               identity);
+               identity, [&](const Vec3& p, size_t i) {
+                 return point_triangle(p, v[t[i][0]], v[t[i][1]], v[t[i][2]]);
+               });
   }
   const CellCase& c = cell_case();
   std::vector<gjk::Shape> boxes;
@@ -456,7 +550,10 @@ void check_mesh() {
     p.translation() = c.cells.centres()[i];
     at.push_back(p);
   }
-  check_rows(c.name, cell_shapes(), rows(c.cells, c.fcl.get()), c.poses, boxes, at);
+  check_rows(c.name, cell_shapes(), rows(c.cells, c.fcl.get()), c.poses, boxes, at,
+             [&](const Vec3& p, size_t i) {
+               return point_box(p, c.cells.centres()[i], c.cells.half_extents()[i]);
+             });
 }
 
 }  // namespace bench
