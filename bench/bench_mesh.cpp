@@ -454,10 +454,11 @@ template <class PointDistance>
 void check_rows(const std::string& target, const std::vector<Convex>& shapes,
                 const std::vector<Row>& engine_rows, const std::vector<Pose>& poses,
                 const std::vector<gjk::Shape>& primitives, const std::vector<Pose>& primitive_poses,
-                PointDistance&& point_distance) {
+                const gjk::PrimitiveTree& tree, PointDistance&& point_distance) {
   for (const Convex& s : shapes) {
     std::vector<double> exact, gjk_brute;
     int touching = 0, near = 0;
+    double reach = 0.0;  // leaves whose box is nearer the shape's box than the answer
     bool closed = false;
     for (const Pose& p : poses) {
       gjk_brute.push_back(brute_force(s, p, primitives, primitive_poses));
@@ -466,7 +467,18 @@ void check_rows(const std::string& target, const std::vector<Convex>& shapes,
       exact.push_back(closed ? cf : gjk_brute.back());
       touching += exact.back() <= 0.0 ? 1 : 0;
       near += exact.back() > 0.0 && exact.back() < 0.05 ? 1 : 0;
+      // An exact search that prunes by box gaps must run GJK on each of these leaves (distance
+      // query; when touching, the leaves whose box overlaps): what the traversal cannot avoid.
+      const gjk::Aabb box = gjk::bounding_box(s.shape, p);
+      for (const auto& node : tree.nodes()) {
+        if (!node.leaf) continue;
+        const double g =
+            (node.lower - box.max()).cwiseMax(box.min() - node.upper).cwiseMax(0.0).norm();
+        reach += (exact.back() > 0.0 ? g < exact.back() : g <= 0.0) ? 1.0 : 0.0;
+      }
     }
+    std::printf("<!-- %s %s: mean leaves within reach of the shape's box %.1f -->\n",
+                target.c_str(), s.name.c_str(), reach / static_cast<double>(poses.size()));
     const auto print = [&](const char* query, const std::string& engine, double max_error,
                            int off) {
       std::printf("| %s | %s | %s | %s | %s | %zu | %d | %d | %.3g | %d |\n", target.c_str(),
@@ -537,7 +549,7 @@ void check_mesh() {
     const auto& v = c->mesh.vertices();
     const auto& t = c->mesh.triangles();
     check_rows(c->name, mesh_shapes(), rows(c->mesh, c->fcl.get()), c->poses, c->triangles,
-               identity, [&](const Vec3& p, size_t i) {
+               identity, c->mesh.tree(), [&](const Vec3& p, size_t i) {
                  return point_triangle(p, v[t[i][0]], v[t[i][1]], v[t[i][2]]);
                });
   }
@@ -550,7 +562,7 @@ void check_mesh() {
     p.translation() = c.cells.centres()[i];
     at.push_back(p);
   }
-  check_rows(c.name, cell_shapes(), rows(c.cells, c.fcl.get()), c.poses, boxes, at,
+  check_rows(c.name, cell_shapes(), rows(c.cells, c.fcl.get()), c.poses, boxes, at, c.cells.tree(),
              [&](const Vec3& p, size_t i) {
                return point_box(p, c.cells.centres()[i], c.cells.half_extents()[i]);
              });
