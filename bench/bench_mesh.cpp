@@ -45,7 +45,10 @@ namespace bench {
 namespace {
 
 constexpr std::uint64_t kSeedMesh = 0x5EED0179;
-constexpr int kPoses = 1000;
+/// Poses per case: 1000, 100 with --quick (read when the data are first built).
+int poses_per_case() {
+  return config().pairs_3d;
+}
 
 using Triangles = std::vector<std::array<std::uint32_t, 3>>;
 
@@ -164,7 +167,7 @@ std::vector<Pose> poses_near(const std::vector<Vec3>& v, const Triangles& t, std
   std::uniform_int_distribution<size_t> pick(0, t.size() - 1);
   std::uniform_real_distribution<double> u(0.0, 1.0), offset(0.05, 0.5);
   std::vector<Pose> poses;
-  while (static_cast<int>(poses.size()) < kPoses) {
+  while (static_cast<int>(poses.size()) < poses_per_case()) {
     const auto& tri = t[pick(rng)];
     double a = u(rng), b = u(rng);
     if (a + b > 1.0) a = 1.0 - a, b = 1.0 - b;
@@ -270,7 +273,7 @@ const CellCase& cell_case() {
     std::uniform_int_distribution<size_t> pick(0, centres.size() - 1);
     std::uniform_real_distribution<double> offset(0.05, 0.5);
     std::vector<Pose> poses;
-    for (int i = 0; i < kPoses; ++i) {
+    for (int i = 0; i < poses_per_case(); ++i) {
       Pose pose = Pose::Identity();
       pose.linear() = random_rotation(rng);
       pose.translation() = centres[pick(rng)] + offset(rng) * random_unit(rng);
