@@ -125,6 +125,9 @@ void check_tracking();
 /// Adversarial geometry and peer-issue cases vs exact answers (bench_adversarial.cpp); prints its
 /// own table (wrong / NaN / threw / crashed / hung per engine and family).
 void check_adversarial();
+/// Meshes and octree cells vs FCL (bench_mesh.cpp, issue 17 item 9); check prints its own table.
+void register_mesh();
+void check_mesh();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().
 std::vector<Agreement>& agreement_results();

@@ -6,6 +6,8 @@
 //   gjk_bench --quick ...            small data sets (100 pairs, 5 sequences) and a short
 //                                    minimum time: a smoke run of everything in seconds
 //   --sections=2d,3d,track           restricts --check (benchmarks: use --benchmark_filter)
+//   --check --sections=mesh          meshes and octree cells: libgjk and FCL vs brute force over
+//                                    every triangle / cell (docs/benchmarks.md); not in the default
 //   --check --sections=adversarial   the adversarial suite and the peer-issue cases against exact
 //                                    answers, every engine guarded by fork + a 2 s timeout per
 //                                    call (docs/reliability.md); not in the default
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     if (want("3d")) bench::check_static_3d();
     if (want("track")) bench::check_tracking();
     if (want("adversarial")) bench::check_adversarial();
+    if (want("mesh")) bench::check_mesh();
     // (the adversarial section prints its own table)
     if (!bench::agreement_results().empty())
       bench::print_agreement(bench::agreement_results(), bench::config().verbose);
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
   bench::register_tracking();
   bench::register_robots();
   bench::register_planner();
+  bench::register_mesh();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
