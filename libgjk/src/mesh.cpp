@@ -125,10 +125,18 @@ namespace {
 using detail::GjkMode;
 using detail::GjkOutcome;
 
-/// A triangle as a polytope core: three vertices, support by comparison (seed 000 eq. 10).
+/// A triangle as a polytope core: three vertices, support by comparison (seed 000 eq. 10). The
+/// centre and bounding radius are computed once per leaf: the loop asks for them repeatedly.
 struct TriangleCore {
   static constexpr bool curved = false;
   std::array<Vec3, 3> p;
+  Vec3 centre;
+  double radius;
+  explicit TriangleCore(const Vec3& a, const Vec3& b, const Vec3& c)
+      : p{a, b, c},
+        centre((a + b + c) / 3.0),
+        radius(std::sqrt(std::max({(a - centre).squaredNorm(), (b - centre).squaredNorm(),
+                                   (c - centre).squaredNorm()}))) {}
   int support(const Vec3& d, Vec3& out) const {
     const double d0 = p[0].dot(d), d1 = p[1].dot(d), d2 = p[2].dot(d);
     const int i = d0 >= d1 ? (d0 >= d2 ? 0 : 2) : (d1 >= d2 ? 1 : 2);
@@ -140,11 +148,8 @@ struct TriangleCore {
     out = p[static_cast<size_t>(index)];
     return true;
   }
-  Vec3 center() const { return (p[0] + p[1] + p[2]) / 3.0; }
-  double bound() const {
-    const Vec3 c = center();
-    return std::max({(p[0] - c).norm(), (p[1] - c).norm(), (p[2] - c).norm()});
-  }
+  Vec3 center() const { return centre; }
+  double bound() const { return radius; }
   Feature feature(const Vec3& d, int index) const {
     const double top = p[static_cast<size_t>(index)].dot(d);
     const double slack = detail::kFeatureAngle * std::max(bound(), DBL_MIN);
@@ -160,10 +165,19 @@ struct MeshLeaves {
   const TriangleMesh& mesh;
   TriangleCore core(std::uint32_t t) const {
     const auto& tri = mesh.triangles()[t];
-    return TriangleCore{
-        {mesh.vertices()[tri[0]], mesh.vertices()[tri[1]], mesh.vertices()[tri[2]]}};
+    return TriangleCore(mesh.vertices()[tri[0]], mesh.vertices()[tri[1]], mesh.vertices()[tri[2]]);
   }
   Vec3 offset(std::uint32_t) const { return Vec3::Zero(); }
+  /// The triangle's own box in A's frame (tighter than its leaf box carried over).
+  Aabb box_in(const detail::PairFrame& f, std::uint32_t t) const {
+    const auto& tri = mesh.triangles()[t];
+    Aabb b;
+    b.setEmpty();
+    for (const std::uint32_t v : tri)
+      b.extend(Vec3(f.rotation * mesh.vertices()[v] + f.translation));
+    return b;
+  }
+  static constexpr bool tight_leaf_box = true;
 };
 
 /// The boxes of a set: each leaf a box core centred at its cell's centre.
@@ -171,25 +185,21 @@ struct CellLeaves {
   const BoxSet& cells;
   detail::BoxCore core(std::uint32_t b) const { return detail::BoxCore{cells.half_extents()[b]}; }
   Vec3 offset(std::uint32_t b) const { return cells.centres()[b]; }
+  Aabb box_in(const detail::PairFrame&, std::uint32_t) const { return Aabb(); }  // unused
+  static constexpr bool tight_leaf_box = false;  // a cell is its leaf box: nothing tighter
 };
 
-double gap(const PrimitiveTree::Node& node, const Aabb& box) {
-  const Vec3 g = (node.lower - box.max()).cwiseMax(box.min() - node.upper).cwiseMax(0.0);
-  return g.norm();
+double box_gap(const Aabb& a, const Aabb& b) {
+  return (a.min() - b.max()).cwiseMax(b.min() - a.max()).cwiseMax(0.0).norm();
 }
 
-bool touches(const PrimitiveTree::Node& node, const Aabb& box) {
-  return (node.lower.array() <= box.max().array()).all() &&
-         (box.min().array() <= node.upper.array()).all();
-}
-
-/// Depth-first stack: a median-split tree of n leaves is ceil(log2 n) deep, so 64 entries hold
-/// any tree that fits in memory.
+/// Depth-first stack of (node, lower bound) entries: a median-split tree of n leaves is
+/// ceil(log2 n) deep, so 128 entries hold any tree that fits in memory.
 struct NodeStack {
-  std::array<std::uint32_t, 128> items;
+  std::array<std::pair<std::uint32_t, double>, 128> items;
   int size = 0;
-  void push(std::uint32_t n) { items[static_cast<size_t>(size++)] = n; }
-  std::uint32_t pop() { return items[static_cast<size_t>(--size)]; }
+  void push(std::uint32_t n, double bound) { items[static_cast<size_t>(size++)] = {n, bound}; }
+  std::pair<std::uint32_t, double> pop() { return items[static_cast<size_t>(--size)]; }
   bool empty() const { return size == 0; }
 };
 
@@ -204,6 +214,32 @@ struct Traversal {
   detail::PairFrame frame;  ///< mesh frame -> A's frame
   Aabb box;                 ///< A (inflated) in the mesh frame
   const QueryOptions& options;
+  Aabb local_box;                ///< A (inflated) in its own frame
+  Eigen::Matrix3d abs_rotation;  ///< |frame.rotation|: carries half extents into A's frame
+
+  /// Lower bound on the distance from A to anything in the node: the larger of the box gaps
+  /// in the mesh's frame (A's box there against the node's) and in A's frame (A's own box
+  /// against the node's box carried over). Two frames cut off far more than either alone when
+  /// A is long and turned (a link), as an oriented-box test would.
+  double lower_bound(const PrimitiveTree::Node& node) const {
+    const Vec3 g = (node.lower - box.max()).cwiseMax(box.min() - node.upper).cwiseMax(0.0);
+    const Vec3 centre = frame.rotation * (0.5 * (node.lower + node.upper)) + frame.translation;
+    const Vec3 half = abs_rotation * (0.5 * (node.upper - node.lower));
+    const Vec3 h =
+        (centre - half - local_box.max()).cwiseMax(local_box.min() - (centre + half)).cwiseMax(0.0);
+    return std::sqrt(std::max(g.squaredNorm(), h.squaredNorm()));
+  }
+  /// For a leaf: the primitive's own box in A's frame when it is tighter than the node's.
+  double leaf_bound(const PrimitiveTree::Node& node, double node_bound) const {
+    if constexpr (Leaves::tight_leaf_box) {
+      return std::max(node_bound, box_gap(leaves.box_in(frame, node.index), local_box));
+    } else {
+      return node_bound;
+    }
+  }
+  std::uint32_t left_of(const PrimitiveTree::Node& node) const {
+    return static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1;
+  }
 
   /// Runs f(md) on leaf `primitive` as a Minkowski difference in A's frame.
   template <class F>
@@ -221,17 +257,25 @@ struct Traversal {
     double lower = std::numeric_limits<double>::infinity();
     int iterations = 0;
     NodeStack stack;
-    stack.push(0);
+    stack.push(0, lower_bound(tree.nodes()[0]));
     while (!stack.empty()) {
-      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
-      if (!(gap(node, box) < best.distance)) continue;  // cannot beat the best leaf
+      const auto [at, bound] = stack.pop();
+      if (!(bound < best.distance)) continue;  // cannot beat the best leaf
+      const PrimitiveTree::Node& node = tree.nodes()[at];
       if (!node.leaf) {
-        const std::uint32_t left = static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1;
-        const bool left_first = gap(tree.nodes()[left], box) <= gap(tree.nodes()[node.index], box);
-        stack.push(left_first ? node.index : left);
-        stack.push(left_first ? left : node.index);
+        const std::uint32_t left = left_of(node), right = node.index;
+        const double left_bound = lower_bound(tree.nodes()[left]);
+        const double right_bound = lower_bound(tree.nodes()[right]);
+        if (left_bound <= right_bound) {  // nearer child on top: tightens the best early
+          stack.push(right, right_bound);
+          stack.push(left, left_bound);
+        } else {
+          stack.push(left, left_bound);
+          stack.push(right, right_bound);
+        }
         continue;
       }
+      if (!(leaf_bound(node, bound) < best.distance)) continue;
       const DistanceResult r = with_leaf(node.index, [&](const auto& md) {
         return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance), radius_a,
                                      0.0, pose_a);
@@ -252,15 +296,17 @@ struct Traversal {
   CollisionResult collide() const {
     CollisionResult out;
     NodeStack stack;
-    stack.push(0);
+    stack.push(0, 0.0);
     while (!stack.empty()) {
-      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
-      if (!touches(node, box)) continue;
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop().first];
+      const double bound = lower_bound(node);
+      if (bound > 0.0) continue;
       if (!node.leaf) {
-        stack.push(node.index);
-        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        stack.push(node.index, 0.0);
+        stack.push(left_of(node), 0.0);
         continue;
       }
+      if (leaf_bound(node, bound) > 0.0) continue;
       const bool hit = with_leaf(node.index, [&](const auto& md) {
         // As for convex pairs: rounded shapes by a threshold on the cores, bare cores by the
         // boolean early exits (seed 001 Alg. 6); touching counts.
@@ -284,19 +330,20 @@ struct Traversal {
     ThresholdResult out;
     out.lower_bound = std::numeric_limits<double>::infinity();
     NodeStack stack;
-    stack.push(0);
+    stack.push(0, 0.0);
     while (!stack.empty()) {
-      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
-      const double g_node = gap(node, box);
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop().first];
+      double bound = lower_bound(node);
+      if (node.leaf) bound = leaf_bound(node, bound);
       // Prune only beyond the threshold: at threshold 0 the question is "touching?", and a
       // node whose box touches the shape's box must be opened.
-      if (!(g_node <= threshold)) {
-        out.lower_bound = std::min(out.lower_bound, g_node);
+      if (!(bound <= threshold)) {
+        out.lower_bound = std::min(out.lower_bound, bound);
         continue;
       }
       if (!node.leaf) {
-        stack.push(node.index);
-        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        stack.push(node.index, 0.0);
+        stack.push(left_of(node), 0.0);
         continue;
       }
       const bool closer = with_leaf(node.index, [&](const auto& md) {
@@ -322,15 +369,17 @@ struct Traversal {
     best.signed_distance = std::numeric_limits<double>::infinity();
     int iterations = 0;
     NodeStack stack;
-    stack.push(0);
+    stack.push(0, 0.0);
     while (!stack.empty()) {
-      const PrimitiveTree::Node& node = tree.nodes()[stack.pop()];
-      if (!touches(node, box)) continue;
+      const PrimitiveTree::Node& node = tree.nodes()[stack.pop().first];
+      const double bound = lower_bound(node);
+      if (bound > 0.0) continue;
       if (!node.leaf) {
-        stack.push(node.index);
-        stack.push(static_cast<std::uint32_t>(&node - tree.nodes().data()) + 1);
+        stack.push(node.index, 0.0);
+        stack.push(left_of(node), 0.0);
         continue;
       }
+      if (leaf_bound(node, bound) > 0.0) continue;
       const SignedDistanceResult r = with_leaf(node.index, [&](const auto& md) {
         return detail::signed_distance_from(md, detail::run_gjk(md, options, GjkMode::Distance),
                                             radius_a, 0.0, pose_a, options);
@@ -357,13 +406,15 @@ decltype(auto) traverse(const Shape& shape, const Pose& pose, const Leaves& leav
                         const PrimitiveTree& tree, const Pose& tree_pose,
                         const QueryOptions& options, F&& f) {
   const Aabb box = bounding_box(shape, tree_pose.inverse(Eigen::Isometry) * pose);
+  const Aabb local_box = bounding_box(shape, Pose::Identity());
   const detail::PairFrame frame = detail::relative_frame(pose, tree_pose);
-  return detail::with_core(shape, options.support, -1,
-                           [&](const auto& core, double radius) -> decltype(auto) {
-                             using T = Traversal<std::decay_t<decltype(core)>, Leaves>;
-                             const T t{core, radius, leaves, tree, pose, frame, box, options};
-                             return f(t);
-                           });
+  return detail::with_core(
+      shape, options.support, -1, [&](const auto& core, double radius) -> decltype(auto) {
+        using T = Traversal<std::decay_t<decltype(core)>, Leaves>;
+        const T t{core,  radius, leaves,  tree,      pose,
+                  frame, box,    options, local_box, frame.rotation.cwiseAbs()};
+        return f(t);
+      });
 }
 
 template <class Leaves>
