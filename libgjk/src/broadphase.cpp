@@ -7,7 +7,10 @@
 
 namespace gjk {
 
-Aabb bounding_box(const Shape& shape, const Pose& pose) {
+namespace {
+
+/// Shared by both overloads; `hints` null means scans.
+Aabb shape_box(const Shape& shape, const Pose& pose, std::array<int, 6>* hints) {
   const Eigen::Matrix3d& r = pose.linear();
   // Half-extent along world axis k of each core, from its support in +-e_k, which is the row
   // r.row(k) in the shape frame.
@@ -36,10 +39,22 @@ Aabb bounding_box(const Shape& shape, const Pose& pose) {
   Aabb box;
   if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
     Vec3 lo, hi;
+    const int count = static_cast<int>(hull->vertices().size());
     for (int k = 0; k < 3; ++k) {
       const Vec3 d = r.row(k).transpose();
-      hi[k] = d.dot(hull->vertices()[static_cast<size_t>(hull->support_index(d))]);
-      lo[k] = d.dot(hull->vertices()[static_cast<size_t>(hull->support_index(-d))]);
+      int up, down;
+      if (hints != nullptr) {
+        int& h_up = (*hints)[static_cast<size_t>(2 * k)];
+        int& h_down = (*hints)[static_cast<size_t>(2 * k + 1)];
+        h_up = up = hull->support_index_climbing(d, h_up >= 0 && h_up < count ? h_up : 0);
+        h_down = down =
+            hull->support_index_climbing(-d, h_down >= 0 && h_down < count ? h_down : 0);
+      } else {
+        up = hull->support_index(d);
+        down = hull->support_index(-d);
+      }
+      hi[k] = d.dot(hull->vertices()[static_cast<size_t>(up)]);
+      lo[k] = d.dot(hull->vertices()[static_cast<size_t>(down)]);
     }
     box = Aabb(lo + pose.translation(), hi + pose.translation());
   } else {
@@ -48,6 +63,16 @@ Aabb bounding_box(const Shape& shape, const Pose& pose) {
   box.min().array() -= shape.inflation;
   box.max().array() += shape.inflation;
   return box;
+}
+
+}  // namespace
+
+Aabb bounding_box(const Shape& shape, const Pose& pose) {
+  return shape_box(shape, pose, nullptr);
+}
+
+Aabb bounding_box(const Shape& shape, const Pose& pose, std::array<int, 6>& hints) {
+  return shape_box(shape, pose, &hints);
 }
 
 double distance(const Aabb& a, const Aabb& b) {

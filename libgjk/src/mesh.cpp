@@ -178,6 +178,7 @@ struct MeshLeaves {
     return b;
   }
   static constexpr bool tight_leaf_box = true;
+  size_t count() const { return mesh.triangles().size(); }
 };
 
 /// The boxes of a set: each leaf a box core centred at its cell's centre.
@@ -187,6 +188,7 @@ struct CellLeaves {
   Vec3 offset(std::uint32_t b) const { return cells.centres()[b]; }
   Aabb box_in(const detail::PairFrame&, std::uint32_t) const { return Aabb(); }  // unused
   static constexpr bool tight_leaf_box = false;  // a cell is its leaf box: nothing tighter
+  size_t count() const { return cells.centres().size(); }
 };
 
 double box_gap(const Aabb& a, const Aabb& b) {
@@ -251,11 +253,30 @@ struct Traversal {
     return f(md);
   }
 
-  DistanceResult distance(PrimitiveHit* hit) const {
+  DistanceResult leaf_distance(std::uint32_t primitive) const {
+    return with_leaf(primitive, [&](const auto& md) {
+      return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance), radius_a,
+                                   0.0, pose_a);
+    });
+  }
+
+  DistanceResult distance(PrimitiveHit* hit, double max_distance) const {
     DistanceResult best;
-    best.distance = std::numeric_limits<double>::infinity();
+    best.distance = max_distance;  // only leaves nearer than this are of interest
+    int found = -1;
     double lower = std::numeric_limits<double>::infinity();
     int iterations = 0;
+    // Warm start: the caller's last primitive first, so its distance prunes from the root.
+    const int hint = hit != nullptr ? hit->primitive : -1;
+    if (hint >= 0 && static_cast<size_t>(hint) < leaves.count()) {
+      const DistanceResult r = leaf_distance(static_cast<std::uint32_t>(hint));
+      iterations += r.iterations;
+      lower = std::min(lower, r.lower_bound);
+      if (r.distance < best.distance) {
+        best = r;
+        found = hint;
+      }
+    }
     NodeStack stack;
     stack.push(0, lower_bound(tree.nodes()[0]));
     while (!stack.empty()) {
@@ -275,21 +296,24 @@ struct Traversal {
         }
         continue;
       }
-      if (!(leaf_bound(node, bound) < best.distance)) continue;
-      const DistanceResult r = with_leaf(node.index, [&](const auto& md) {
-        return detail::distance_from(md, detail::run_gjk(md, options, GjkMode::Distance), radius_a,
-                                     0.0, pose_a);
-      });
+      if (static_cast<int>(node.index) == hint || !(leaf_bound(node, bound) < best.distance))
+        continue;
+      const DistanceResult r = leaf_distance(node.index);
       iterations += r.iterations;
       lower = std::min(lower, r.lower_bound);
       if (r.distance < best.distance) {
         best = r;
-        if (hit != nullptr) hit->primitive = static_cast<int>(node.index);
+        found = static_cast<int>(node.index);
         if (best.distance == 0.0) break;  // touching: nothing is nearer
       }
     }
     best.iterations = iterations;
     best.lower_bound = std::min(lower, best.distance);
+    if (found < 0) {  // nothing nearer than max_distance: say so, the bound as certificate
+      best.distance = std::numeric_limits<double>::infinity();
+      best.lower_bound = max_distance;
+    }
+    if (hit != nullptr) hit->primitive = found;
     return best;
   }
 
@@ -420,8 +444,7 @@ decltype(auto) traverse(const Shape& shape, const Pose& pose, const Leaves& leav
 template <class Leaves>
 DistanceResult distance_to(const Shape& shape, const Pose& pose, const Leaves& leaves,
                            const PrimitiveTree& tree, const Pose& tree_pose,
-                           const QueryOptions& options, PrimitiveHit* hit) {
-  if (hit != nullptr) hit->primitive = -1;
+                           const QueryOptions& options, PrimitiveHit* hit, double max_distance) {
   if (!valid(shape, pose, tree_pose, options)) {
     DistanceResult r;
     r.status = Status::InvalidInput;
@@ -429,7 +452,7 @@ DistanceResult distance_to(const Shape& shape, const Pose& pose, const Leaves& l
     return r;
   }
   return traverse(shape, pose, leaves, tree, tree_pose, options,
-                  [&](const auto& t) { return t.distance(hit); });
+                  [&](const auto& t) { return t.distance(hit, max_distance); });
 }
 
 template <class Leaves>
@@ -461,8 +484,8 @@ ThresholdResult closer_than_to(const Shape& shape, const Pose& pose, const Leave
 template <class Leaves>
 SignedDistanceResult signed_distance_to(const Shape& shape, const Pose& pose, const Leaves& leaves,
                                         const PrimitiveTree& tree, const Pose& tree_pose,
-                                        const QueryOptions& options, PrimitiveHit* hit) {
-  if (hit != nullptr) hit->primitive = -1;
+                                        const QueryOptions& options, PrimitiveHit* hit,
+                                        double max_distance) {
   if (!valid(shape, pose, tree_pose, options)) {
     SignedDistanceResult r;
     r.status = Status::InvalidInput;
@@ -470,8 +493,8 @@ SignedDistanceResult signed_distance_to(const Shape& shape, const Pose& pose, co
     return r;
   }
   return traverse(shape, pose, leaves, tree, tree_pose, options, [&](const auto& t) {
-    const DistanceResult d = t.distance(hit);
-    if (d.distance > 0.0) {
+    const DistanceResult d = t.distance(hit, max_distance);
+    if (d.distance > 0.0) {  // apart, or nothing within max_distance (+inf)
       SignedDistanceResult r;
       r.signed_distance = d.distance;
       r.point_on_a = d.point_on_a;
@@ -490,8 +513,10 @@ SignedDistanceResult signed_distance_to(const Shape& shape, const Pose& pose, co
 }  // namespace
 
 DistanceResult distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
-                        const Pose& mesh_pose, const QueryOptions& options, PrimitiveHit* hit) {
-  return distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit);
+                        const Pose& mesh_pose, const QueryOptions& options, PrimitiveHit* hit,
+                        double max_distance) {
+  return distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit,
+                     max_distance);
 }
 CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                         const Pose& mesh_pose, const QueryOptions& options) {
@@ -499,8 +524,9 @@ CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh
 }
 SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                                      const Pose& mesh_pose, const QueryOptions& options,
-                                     PrimitiveHit* hit) {
-  return signed_distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit);
+                                     PrimitiveHit* hit, double max_distance) {
+  return signed_distance_to(shape, pose, MeshLeaves{mesh}, mesh.tree(), mesh_pose, options, hit,
+                            max_distance);
 }
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                             const Pose& mesh_pose, double threshold, const QueryOptions& options) {
@@ -508,8 +534,10 @@ ThresholdResult closer_than(const Shape& shape, const Pose& pose, const Triangle
 }
 
 DistanceResult distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
-                        const Pose& cells_pose, const QueryOptions& options, PrimitiveHit* hit) {
-  return distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit);
+                        const Pose& cells_pose, const QueryOptions& options, PrimitiveHit* hit,
+                        double max_distance) {
+  return distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit,
+                     max_distance);
 }
 CollisionResult collide(const Shape& shape, const Pose& pose, const BoxSet& cells,
                         const Pose& cells_pose, const QueryOptions& options) {
@@ -517,8 +545,9 @@ CollisionResult collide(const Shape& shape, const Pose& pose, const BoxSet& cell
 }
 SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
                                      const Pose& cells_pose, const QueryOptions& options,
-                                     PrimitiveHit* hit) {
-  return signed_distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit);
+                                     PrimitiveHit* hit, double max_distance) {
+  return signed_distance_to(shape, pose, CellLeaves{cells}, cells.tree(), cells_pose, options, hit,
+                            max_distance);
 }
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const BoxSet& cells,
                             const Pose& cells_pose, double threshold, const QueryOptions& options) {

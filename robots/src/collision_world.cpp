@@ -40,8 +40,7 @@ Aabb grown(Aabb box, double margin) {
 
 }  // namespace
 
-CollisionWorld::CollisionWorld(RobotModel robot)
-    : CollisionWorld(std::move(robot), Scene{}) {}
+CollisionWorld::CollisionWorld(RobotModel robot) : CollisionWorld(std::move(robot), Scene{}) {}
 
 CollisionWorld::CollisionWorld(RobotModel robot, Scene scene)
     : robot_(std::move(robot)), scene_(std::move(scene)) {
@@ -74,11 +73,10 @@ void CollisionWorld::add_obstacle(Obstacle obstacle) {
 
 void CollisionWorld::remove_obstacle(const std::string& name) {
   const auto before = scene_.obstacles.size();
-  scene_.obstacles.erase(std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
-                                        [&](const Obstacle& o) {
-                                          return o.name == name || o.object == name;
-                                        }),
-                         scene_.obstacles.end());
+  scene_.obstacles.erase(
+      std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
+                     [&](const Obstacle& o) { return o.name == name || o.object == name; }),
+      scene_.obstacles.end());
   if (scene_.obstacles.size() == before)
     throw std::invalid_argument("remove_obstacle: no obstacle named '" + name + "'");
   rebuild();
@@ -127,11 +125,10 @@ void CollisionWorld::attach_obstacle(const std::string& name, const std::string&
   if (object.shapes.empty())
     throw std::invalid_argument("attach_obstacle: no obstacle named '" + name + "'");
   (void)robot_.with_attached({object});
-  scene_.obstacles.erase(std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
-                                        [&](const Obstacle& o) {
-                                          return o.name == name || o.object == name;
-                                        }),
-                         scene_.obstacles.end());
+  scene_.obstacles.erase(
+      std::remove_if(scene_.obstacles.begin(), scene_.obstacles.end(),
+                     [&](const Obstacle& o) { return o.name == name || o.object == name; }),
+      scene_.obstacles.end());
   scene_.attached.push_back(std::move(object));
   rebuild();
 }
@@ -181,9 +178,9 @@ void CollisionWorld::rebuild() {
       if (!object_a && !object_b && a.link == b.link) continue;
       if (object_a && object_b && a.attached_object == b.attached_object) continue;
       const auto touches = [](const CollisionShape& object, int link) {
-        return link == object.link || std::find(object.touch_links.begin(),
-                                                object.touch_links.end(),
-                                                link) != object.touch_links.end();
+        return link == object.link ||
+               std::find(object.touch_links.begin(), object.touch_links.end(), link) !=
+                   object.touch_links.end();
       };
       if (object_a != object_b && (object_a ? touches(a, b.link) : touches(b, a.link))) continue;
       if (allowed_.allowed(part_name(static_cast<int>(i)), part_name(static_cast<int>(k))))
@@ -211,17 +208,19 @@ WorldContext::WorldContext(const CollisionWorld& world)
       ws_(world.model()),
       poses_(world.model().collision_shapes().size(), Pose::Identity()),
       boxes_(world.model().collision_shapes().size()),
+      box_hints_(world.model().collision_shapes().size(), std::array<int, 6>{}),
       self_caches_(world.self_pairs().size()) {
   size_t slots = 1;
   const size_t pairs = world.model().collision_shapes().size() * world.obstacles().size();
   while (slots < pairs && slots < 65536) slots *= 2;
   obstacle_warm_.resize(slots);
   obstacle_warm_owner_.assign(slots, 0);
+  obstacle_hits_.resize(slots);
 }
 
-WarmStart* WorldContext::obstacle_warm_start(int shape, int obstacle) {
-  const std::uint64_t key =
-      static_cast<std::uint64_t>(shape) * world_->obstacles().size() + static_cast<std::uint64_t>(obstacle);
+size_t WorldContext::obstacle_slot(int shape, int obstacle) {
+  const std::uint64_t key = static_cast<std::uint64_t>(shape) * world_->obstacles().size() +
+                            static_cast<std::uint64_t>(obstacle);
   // One slot per pair when they fit; otherwise Fibonacci hashing spreads neighbouring pairs.
   const size_t slots = obstacle_warm_.size();
   const size_t slot =
@@ -230,8 +229,9 @@ WarmStart* WorldContext::obstacle_warm_start(int shape, int obstacle) {
   if (obstacle_warm_owner_[slot] != key + 1) {
     obstacle_warm_owner_[slot] = key + 1;
     obstacle_warm_[slot].reset();
+    obstacle_hits_[slot] = PrimitiveHit{};
   }
-  return &obstacle_warm_[slot];
+  return slot;
 }
 
 void WorldContext::update(const Eigen::VectorXd& q) {
@@ -239,7 +239,7 @@ void WorldContext::update(const Eigen::VectorXd& q) {
   forward_kinematics(model, q, ws_);
   for (size_t s = 0; s < poses_.size(); ++s) {
     poses_[s] = collision_pose(model, ws_, static_cast<int>(s));
-    boxes_[s] = bounding_box(model.collision_shapes()[s].shape, poses_[s]);
+    boxes_[s] = bounding_box(model.collision_shapes()[s].shape, poses_[s], box_hints_[s]);
   }
 }
 
@@ -294,14 +294,21 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     world_->obstacle_tree().nearest(boxes_[s], bound(), [&](int o, double box_gap) {
       if (!world_->checked(static_cast<int>(s), o) || box_gap >= bound()) return bound();
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
+      if (obstacle.kind() != ObstacleKind::Convex) {
+        // Meshes and cells prune their own hierarchy by the best so far (+inf: nothing nearer).
+        take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, nullptr, bound(),
+                             &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]),
+             static_cast<int>(s), o, false);
+        return bound();
+      }
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
       // A threshold query decides cheaply whether the pair can beat the best at all.
       if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
           !closer_than(shapes[s].shape, poses_[s], obstacle, best.pair.distance, query, warm)
                .closer)
         return bound();
-      take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm),
-           static_cast<int>(s), o, false);
+      take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm), static_cast<int>(s),
+           o, false);
       return bound();
     });
   }
@@ -310,8 +317,8 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
     if (gjk::distance(boxes_[ua], boxes_[ub]) >= bound()) continue;
     if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
-        !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub],
-                     best.pair.distance, query, self_caches_[i])
+        !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], best.pair.distance,
+                     query, self_caches_[i])
              .closer)
       continue;
     take(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
@@ -359,12 +366,20 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
     for (const int o : candidates_) {
       if (!world_->checked(static_cast<int>(s), o)) continue;
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
+      if (obstacle.kind() != ObstacleKind::Convex) {
+        const SignedDistanceResult r =
+            signed_distance(shapes[s].shape, poses_[s], obstacle, query, nullptr, cutoff,
+                            &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]);
+        if (r.signed_distance < cutoff || !std::isfinite(cutoff))
+          push(r, static_cast<int>(s), o, false);
+        continue;
+      }
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
       if (std::isfinite(cutoff) &&
           !closer_than(shapes[s].shape, poses_[s], obstacle, cutoff, query, warm).closer)
         continue;
-      push(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm),
-           static_cast<int>(s), o, false);
+      push(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm), static_cast<int>(s),
+           o, false);
     }
   }
   if (self) {
@@ -372,10 +387,9 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
       const auto [a, b] = world_->self_pairs()[i];
       const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
       if (std::isfinite(cutoff) && gjk::distance(boxes_[ua], boxes_[ub]) > cutoff) continue;
-      if (std::isfinite(cutoff) &&
-          !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], cutoff, query,
-                       self_caches_[i])
-               .closer)
+      if (std::isfinite(cutoff) && !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape,
+                                                poses_[ub], cutoff, query, self_caches_[i])
+                                        .closer)
         continue;
       push(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
                            self_caches_[i]),

@@ -6,14 +6,16 @@
 
 namespace gjk::robots {
 
-SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose,
-                                     const Obstacle& obstacle, const QueryOptions& options,
-                                     WarmStart* warm) {
+SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const Obstacle& obstacle,
+                                     const QueryOptions& options, WarmStart* warm,
+                                     double max_distance, PrimitiveHit* hit) {
   switch (obstacle.kind()) {
     case ObstacleKind::Mesh:
-      return gjk::signed_distance(shape, pose, *obstacle.mesh, obstacle.pose, options);
+      return gjk::signed_distance(shape, pose, *obstacle.mesh, obstacle.pose, options, hit,
+                                  max_distance);
     case ObstacleKind::Cells:
-      return gjk::signed_distance(shape, pose, *obstacle.cells, obstacle.pose, options);
+      return gjk::signed_distance(shape, pose, *obstacle.cells, obstacle.pose, options, hit,
+                                  max_distance);
     case ObstacleKind::Convex:
       break;
   }
@@ -22,12 +24,14 @@ SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose,
 }
 
 DistanceResult distance(const Shape& shape, const Pose& pose, const Obstacle& obstacle,
-                        const QueryOptions& options, WarmStart* warm) {
+                        const QueryOptions& options, WarmStart* warm, double max_distance) {
   switch (obstacle.kind()) {
     case ObstacleKind::Mesh:
-      return gjk::distance(shape, pose, *obstacle.mesh, obstacle.pose, options);
+      return gjk::distance(shape, pose, *obstacle.mesh, obstacle.pose, options, nullptr,
+                           max_distance);
     case ObstacleKind::Cells:
-      return gjk::distance(shape, pose, *obstacle.cells, obstacle.pose, options);
+      return gjk::distance(shape, pose, *obstacle.cells, obstacle.pose, options, nullptr,
+                           max_distance);
     case ObstacleKind::Convex:
       break;
   }

@@ -92,6 +92,26 @@ TEST(Broadphase, BoundingBoxIsTheTightBoxOfTheShape) {
   }
 }
 
+TEST(Broadphase, HintedBoundingBoxEqualsTheScannedOneAlongAPathAndFromAnyHints) {
+  Rng rng(12);
+  const Shape hull = gjk::ConvexPolytope::from_points(random_polytope_points(rng, 200));
+  std::array<int, 6> hints{};
+  Pose pose = random_pose(rng, 1.0);
+  for (int step = 0; step < 2000; ++step) {
+    if (step % 100 == 0) {
+      pose = random_pose(rng, 1.0);                       // a jump: the hints are stale
+      for (int& h : hints) h = rng.uniform_int(-5, 500);  // even out of range
+    } else {                                              // a small motion
+      pose.linear() = pose.linear() * Eigen::AngleAxisd(0.02, rng.unit_vector()).toRotationMatrix();
+      pose.translation() += 0.01 * rng.unit_vector();
+    }
+    const Aabb scanned = gjk::bounding_box(hull, pose);
+    const Aabb climbed = gjk::bounding_box(hull, pose, hints);
+    ASSERT_EQ(scanned.min(), climbed.min()) << step;
+    ASSERT_EQ(scanned.max(), climbed.max()) << step;
+  }
+}
+
 TEST(Broadphase, BoxDistanceIsTheGapBetweenBoxes) {
   const Aabb a(Vec3(0, 0, 0), Vec3(1, 1, 1));
   EXPECT_EQ(gjk::distance(a, Aabb(Vec3(0.5, 0.5, 0.5), Vec3(2, 2, 2))), 0.0);

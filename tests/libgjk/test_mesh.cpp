@@ -241,7 +241,9 @@ TEST(MeshQueries, DistanceSignedDistanceAndCollisionEqualBruteForceOverEveryTria
   const TriangleMesh terrain_mesh = terrain(8, 0.25);
   const TriangleMesh soup_mesh = soup(rng, 60);
   int overlapping = 0, apart = 0;
+  gjk::PrimitiveHit carried;  // a warm-start hint carried from trial to trial
   for (const TriangleMesh* mesh : {&terrain_mesh, &soup_mesh}) {
+    carried.primitive = 7;  // valid in both meshes
     for (int trial = 0; trial < 1500; ++trial) {
       const int kind = trial % 3;
       const TestShape s = random_shape(rng, kind);
@@ -255,10 +257,31 @@ TEST(MeshQueries, DistanceSignedDistanceAndCollisionEqualBruteForceOverEveryTria
       const Expected e = brute_force_mesh(s, pose, *mesh, mesh_pose);
       gjk::PrimitiveHit hit;
       const auto d = gjk::distance(s.shape, pose, *mesh, mesh_pose, {}, &hit);
+      // Warm start with the previous trial's triangle (unrelated to this pose): same answer.
+      const auto warm = gjk::distance(s.shape, pose, *mesh, mesh_pose, {}, &carried);
+      EXPECT_NEAR(warm.distance, e.distance, 1e-9) << "trial " << trial;
+      EXPECT_GE(carried.primitive, 0);
       const auto sd = gjk::signed_distance(s.shape, pose, *mesh, mesh_pose);
       const auto c = gjk::collide(s.shape, pose, *mesh, mesh_pose);
       check_against(kind == 0 ? "sphere" : kind == 1 ? "box" : "polytope", d, sd, c, e, trial);
       ASSERT_GE(hit.primitive, 0);
+      // With a bound (a caller's best so far): the same answer below it, +inf above it.
+      for (const double bound : {0.05, 0.2}) {
+        if (std::abs(e.distance - bound) < 1e-9) {
+          continue;
+        }
+        const auto bounded = gjk::distance(s.shape, pose, *mesh, mesh_pose, {}, nullptr, bound);
+        const auto bounded_sd =
+            gjk::signed_distance(s.shape, pose, *mesh, mesh_pose, {}, nullptr, bound);
+        if (e.distance < bound) {
+          EXPECT_NEAR(bounded.distance, e.distance, 1e-9) << "trial " << trial;
+          EXPECT_NEAR(bounded_sd.signed_distance, e.signed_distance, 1e-8) << "trial " << trial;
+        } else {
+          EXPECT_EQ(bounded.distance, kInf) << "trial " << trial;
+          EXPECT_EQ(bounded_sd.signed_distance, kInf) << "trial " << trial;
+          EXPECT_EQ(bounded.lower_bound, bound);
+        }
+      }
       // Threshold 0 asks "touching or overlapping?".
       if (std::abs(e.signed_distance) > 1e-9) {
         EXPECT_EQ(gjk::closer_than(s.shape, pose, *mesh, mesh_pose, 0.0).closer,

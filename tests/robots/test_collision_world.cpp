@@ -21,7 +21,9 @@ using namespace gjk::robots;
 const std::string kShared = GJK_SHARED_ROBOT_MODELS_DIR;
 const std::string kScenes = GJK_ROBOT_SCENES_DIR;
 
-RobotModel panda() { return RobotModel::from_urdf_file(kShared + "/panda/panda.urdf"); }
+RobotModel panda() {
+  return RobotModel::from_urdf_file(kShared + "/panda/panda.urdf");
+}
 
 Eigen::VectorXd random_q(const RobotModel& model, std::mt19937& rng) {
   Eigen::VectorXd q(model.num_positions());
@@ -39,13 +41,19 @@ Scene random_obstacles(std::mt19937& rng, int count) {
     Obstacle o;
     o.name = o.object = "o" + std::to_string(i);
     switch (i % 3) {
-      case 0: o.shape = Box{Vec3(size(rng), size(rng), size(rng))}; break;
-      case 1: o.shape = Sphere{size(rng)}; break;
-      default: o.shape = Capsule{size(rng), size(rng)}; break;
+      case 0:
+        o.shape = Box{Vec3(size(rng), size(rng), size(rng))};
+        break;
+      case 1:
+        o.shape = Sphere{size(rng)};
+        break;
+      default:
+        o.shape = Capsule{size(rng), size(rng)};
+        break;
     }
     o.pose.translation() = Vec3(pos(rng), pos(rng), 0.5 + 0.5 * pos(rng));
-    o.pose.linear() = Eigen::AngleAxisd(angle(rng), Vec3(pos(rng), pos(rng), 1).normalized())
-                          .toRotationMatrix();
+    o.pose.linear() =
+        Eigen::AngleAxisd(angle(rng), Vec3(pos(rng), pos(rng), 1).normalized()).toRotationMatrix();
     scene.obstacles.push_back(std::move(o));
   }
   return scene;
@@ -58,9 +66,9 @@ double brute_force_minimum(const CollisionWorld& world, const WorldContext& ctx)
   for (size_t s = 0; s < shapes.size(); ++s)
     for (size_t o = 0; o < world.obstacles().size(); ++o)
       if (world.checked(static_cast<int>(s), static_cast<int>(o)))
-        best = std::min(best, signed_distance(shapes[s].shape, ctx.shape_poses()[s],
-                                              world.obstacles()[o], {})
-                                  .signed_distance);
+        best = std::min(
+            best, signed_distance(shapes[s].shape, ctx.shape_poses()[s], world.obstacles()[o], {})
+                      .signed_distance);
   for (const auto& [a, b] : world.self_pairs())
     best = std::min(best, signed_distance(shapes[size_t(a)].shape, ctx.shape_poses()[size_t(a)],
                                           shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
@@ -164,8 +172,7 @@ TEST(CollisionWorld, AttachedObjectMovesWithItsLinkAndCollidesWithWorldAndRobot)
     const Eigen::VectorXd q = random_q(robot, rng);
     ctx.update(q);
     forward_kinematics(robot, q, ws);
-    const Pose expected =
-        ws.link_poses[size_t(robot.link_index("panda_hand"))] * part.poses[0];
+    const Pose expected = ws.link_poses[size_t(robot.link_index("panda_hand"))] * part.poses[0];
     ASSERT_TRUE(ctx.shape_poses()[size_t(object_shape)].isApprox(expected, 1e-12));
   }
   // The object pairs: with every link but the hand and the touch links.

@@ -396,8 +396,25 @@ int main(int argc, char** argv) {
     std::ofstream csv(base + "_clearance.csv");
     if (!csv) throw gjk::tools::OutputError("cannot write " + base + "_clearance.csv");
     csv << std::setprecision(10) << "state,arc_length,clearance,link,obstacle\n";
-    robots::WorldContext profile(*world);  // warm-started along the path
-    std::vector<robots::ClosestPair> pairs;
+    // The profile is the clearance of the moving links to the obstacles: a copy of the world
+    // whose matrix also allows every robot-robot pair and the links that no planned joint moves
+    // (the base on its table keeps a constant distance that says nothing about the path), so
+    // closest() prunes to the answer instead of computing every pair.
+    robots::CollisionWorld profile_world = *world;
+    {
+      robots::AllowedCollisionMatrix allowed = profile_world.allowed_collisions();
+      const size_t shapes = profile_world.model().collision_shapes().size();
+      for (size_t a = 0; a < shapes; ++a) {
+        const std::string& part = profile_world.part_name(static_cast<int>(a));
+        for (size_t b = a + 1; b < shapes; ++b)
+          allowed.set_allowed(part, profile_world.part_name(static_cast<int>(b)), true);
+        if (collision->levers()[a].sum() == 0.0)
+          for (const robots::Obstacle& o : profile_world.obstacles())
+            allowed.set_allowed(part, o.object, true);
+      }
+      profile_world.set_allowed_collisions(std::move(allowed));
+    }
+    robots::WorldContext profile(profile_world);  // warm-started along the path
     double arc = 0.0, min_clearance = std::numeric_limits<double>::infinity(), min_arc = 0.0;
     std::string min_where = "none";
     double query_seconds = 0.0;
@@ -409,18 +426,11 @@ int main(int argc, char** argv) {
       if (i > 0) arc += si->distance(path.getState(i - 1), path.getState(i));
       const auto tq = std::chrono::steady_clock::now();
       profile.update(checker->to_vector(path.getState(i)));
-      profile.distances(std::numeric_limits<double>::infinity(), false, false, settings.query,
-                        pairs);
+      const robots::ClosestPair closest =
+          profile.closest(std::numeric_limits<double>::infinity(), settings.query);
       query_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
-      const robots::PairDistance* best = nullptr;
-      for (const auto& pair : pairs) {
-        const robots::PairDistance& d = pair.pair;
-        // Links that no planned joint moves (the base on its table) keep a constant distance
-        // that says nothing about the path.
-        if (collision->levers()[static_cast<size_t>(d.shape)].sum() == 0.0) continue;
-        if (!best || d.distance < best->distance) best = &d;
-      }
-      if (!best) continue;
+      if (closest.pair.shape < 0) continue;  // no obstacle, or every pair allowed
+      const robots::PairDistance* best = &closest.pair;
       const std::string& link = world->part_name(best->shape);
       const std::string& obstacle = world->obstacles()[static_cast<size_t>(best->obstacle)].name;
       csv << i << ',' << arc << ',' << best->distance << ',' << link << ',' << obstacle << '\n';

@@ -24,6 +24,12 @@ using Aabb = Eigen::AlignedBox3d;
 /// six axis directions, inflation included).
 Aabb bounding_box(const Shape& shape, const Pose& pose);
 
+/// The same, for a shape that moves a little between calls (a robot link along a path): hull
+/// supports by hill climbing from `hints` (the six supporting vertices of the last call,
+/// updated), a few steps instead of six scans of every vertex. Any hints are valid (start
+/// with zeros); the box is the same.
+Aabb bounding_box(const Shape& shape, const Pose& pose, std::array<int, 6>& hints);
+
 /// Euclidean distance between two boxes; 0 when they touch or overlap. A lower bound on the
 /// distance between anything the boxes hold.
 double distance(const Aabb& a, const Aabb& b);

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace gjk {
@@ -85,22 +86,30 @@ class BoxSet {
 };
 
 /// Which primitive gave a mesh or cell-set answer (-1 when none, e.g. nothing within reach).
+/// Also a warm start for distance queries along a path: a primitive given on entry is tried
+/// first, so its distance prunes the descent from the start (the nearest triangle rarely
+/// changes between neighbouring configurations). Keep one per tracked pair.
 struct PrimitiveHit {
-  int primitive = -1;  ///< triangle or box index
+  int primitive = -1;  ///< triangle or box index; on entry, the one to try first (-1: none)
 };
 
 /// Exact distance from a convex shape to the nearest triangle, with witness points and normal
-/// (from the shape towards the mesh). `hit` (optional) receives the triangle.
+/// (from the shape towards the mesh). `hit` (optional) receives the triangle. Subtrees at least
+/// `max_distance` away are never opened (a caller's best distance so far): when nothing is
+/// nearer, the result has distance = +inf, lower_bound = max_distance and hit -1.
 DistanceResult distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                         const Pose& mesh_pose, const QueryOptions& options = {},
-                        PrimitiveHit* hit = nullptr);
+                        PrimitiveHit* hit = nullptr,
+                        double max_distance = std::numeric_limits<double>::infinity());
 /// Whether the shape touches any triangle; stops at the first.
 CollisionResult collide(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                         const Pose& mesh_pose, const QueryOptions& options = {});
 /// Distance when apart; minus the deepest penetration into a single triangle when touching.
+/// `max_distance` as for distance() (+inf signed distance when nothing is nearer).
 SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
                                      const Pose& mesh_pose, const QueryOptions& options = {},
-                                     PrimitiveHit* hit = nullptr);
+                                     PrimitiveHit* hit = nullptr,
+                                     double max_distance = std::numeric_limits<double>::infinity());
 /// Whether the distance to the mesh is below `threshold`, pruning every subtree whose box is
 /// at least that far; stops at the first triangle that decides it.
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const TriangleMesh& mesh,
@@ -110,12 +119,14 @@ ThresholdResult closer_than(const Shape& shape, const Pose& pose, const Triangle
 /// The same four queries against the union of a BoxSet's boxes.
 DistanceResult distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
                         const Pose& cells_pose, const QueryOptions& options = {},
-                        PrimitiveHit* hit = nullptr);
+                        PrimitiveHit* hit = nullptr,
+                        double max_distance = std::numeric_limits<double>::infinity());
 CollisionResult collide(const Shape& shape, const Pose& pose, const BoxSet& cells,
                         const Pose& cells_pose, const QueryOptions& options = {});
 SignedDistanceResult signed_distance(const Shape& shape, const Pose& pose, const BoxSet& cells,
                                      const Pose& cells_pose, const QueryOptions& options = {},
-                                     PrimitiveHit* hit = nullptr);
+                                     PrimitiveHit* hit = nullptr,
+                                     double max_distance = std::numeric_limits<double>::infinity());
 ThresholdResult closer_than(const Shape& shape, const Pose& pose, const BoxSet& cells,
                             const Pose& cells_pose, double threshold,
                             const QueryOptions& options = {});

@@ -137,13 +137,20 @@ class WorldContext {
   /// The warm start of (robot shape, obstacle): a direct-mapped table (at most 65,536 slots), so
   /// a world of 10,000 obstacles does not hold a cache per pair; a slot taken over by another
   /// pair starts cold.
-  WarmStart* obstacle_warm_start(int shape, int obstacle);
+  /// The direct-mapped slot of a (shape, obstacle) pair's warm start (reset when the slot
+  /// changes owner).
+  size_t obstacle_slot(int shape, int obstacle);
+  WarmStart* obstacle_warm_start(int shape, int obstacle) {
+    return &obstacle_warm_[obstacle_slot(shape, obstacle)];
+  }
 
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
   std::vector<Aabb> boxes_;
+  std::vector<std::array<int, 6>> box_hints_;  ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;
+  std::vector<PrimitiveHit> obstacle_hits_;         ///< meshes and cells: last nearest primitive
   std::vector<std::uint64_t> obstacle_warm_owner_;  ///< pair key + 1 per slot; 0 = empty
   std::vector<WarmStart> self_caches_;
   std::vector<int> candidates_;
