@@ -52,6 +52,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace bench {
@@ -363,6 +364,8 @@ enum class Run {
   GjkContextOnly,
   FclDistanceCcd,
   FclDistanceIndep,
+  GjkUpdateOnly,
+  FclUpdateOnly,
 };
 
 void time_run(benchmark::State& state, const WorldCase& c, size_t set, Run run) {
@@ -416,6 +419,14 @@ void time_run(benchmark::State& state, const WorldCase& c, size_t set, Run run) 
           c.fcl->update(q);
           sink += c.fcl->distance();
           break;
+        case Run::GjkUpdateOnly:
+          ctx.update(q);
+          sink += ctx.shape_boxes()[0].min().x();
+          break;
+        case Run::FclUpdateOnly:
+          c.fcl->update(q);
+          sink += 1.0;
+          break;
       }
     }
     benchmark::DoNotOptimize(sink);
@@ -436,6 +447,8 @@ const std::vector<std::pair<std::string, Run>>& runs() {
       {"context/libgjk", Run::GjkContextOnly},
       {"distance/fcl-ccd", Run::FclDistanceCcd},
       {"distance/fcl-indep", Run::FclDistanceIndep},
+      {"update/libgjk", Run::GjkUpdateOnly},
+      {"update/fcl", Run::FclUpdateOnly},
   };
   return r;
 }
@@ -477,9 +490,14 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
   WorldContext ctx(world), self_ctx(*c.with_self);
   int colliding = 0, self_colliding = 0, gjk_wrong = 0, fcl_ccd_wrong = 0, fcl_indep_wrong = 0;
   int gjk_off = 0, ccd_off = 0, indep_off = 0;
-  double gjk_err = 0.0, ccd_err = 0.0, indep_err = 0.0, min_d = kInf;
+  double gjk_err = 0.0, ccd_err = 0.0, indep_err = 0.0, min_d = kInf, candidates = 0.0;
   for (const Eigen::VectorXd& q : c.states[set]) {
     ctx.update(q);
+    for (size_t s = 0; s < shapes.size(); ++s)
+      world.obstacle_tree().query(ctx.shape_boxes()[s], [&](int) {
+        candidates += 1.0;
+        return true;
+      });
     double brute = kInf;
     for (size_t s = 0; s < shapes.size(); ++s)
       for (size_t o = 0; o < prims.size(); ++o) {
@@ -515,11 +533,12 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
     }
   }
   std::printf(
-      "| %s | %s | %zu | %zu | %zu | %d | %d | %.3g | %d | %.3g (%d) | %d | %.3g (%d) | %d "
+      "| %s | %s | %zu | %zu | %zu | %.1f | %d | %d | %.3g | %d | %.3g (%d) | %d | %.3g (%d) | %d "
       "| %.3g (%d) |\n",
       c.name.c_str(), label.c_str(), world.obstacles().size(), primitive_count,
-      c.states[set].size(), colliding, self_colliding, min_d, gjk_wrong, gjk_err, gjk_off,
-      fcl_ccd_wrong, ccd_err, ccd_off, fcl_indep_wrong, indep_err, indep_off);
+      c.states[set].size(), candidates / static_cast<double>(c.states[set].size()), colliding,
+      self_colliding, min_d, gjk_wrong, gjk_err, gjk_off, fcl_ccd_wrong, ccd_err, ccd_off,
+      fcl_indep_wrong, indep_err, indep_off);
   std::fflush(stdout);
 }
 
@@ -546,10 +565,18 @@ void register_world() {
 void check_world() {
   std::printf(
       "\n## Collision world: validity and minimum distance vs brute force (robot-world pairs)\n\n"
-      "| world | states | obstacles | primitives | n | colliding (brute force) | libgjk+self "
-      "colliding | min distance | libgjk validity wrong | libgjk max err (> 1e-9) | FCL ccd "
-      "validity wrong | FCL ccd max err (> 1e-6) | FCL indep validity wrong | FCL indep max err "
-      "(> 1e-6) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "| world | states | obstacles | primitives | n | box-overlap pairs per state | colliding "
+      "(brute force) | libgjk+self colliding | min distance | libgjk validity wrong | libgjk max "
+      "err (> 1e-9) | FCL ccd validity wrong | FCL ccd max err (> 1e-6) | FCL indep validity "
+      "wrong | FCL indep max err (> 1e-6) |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  {
+    std::string hulls;
+    for (const auto& cs : panda().collision_shapes())
+      if (const auto* h = std::get_if<gjk::ConvexPolytope>(&cs.shape.geometry))
+        hulls += " " + std::to_string(h->vertices().size());
+    std::printf("<!-- Panda hull vertex counts:%s -->\n", hulls.c_str());
+  }
   for (size_t k = 0; k < obstacle_counts().size(); ++k) check_case(scaling_case(k), 0, "path");
   check_case(cell_case(), 0, "path");
   check_case(cell_case(), 1, "random");
