@@ -583,6 +583,24 @@ void check_world() {
         hulls += " " + std::to_string(h->vertices().size());
     std::printf("<!-- Panda hull vertex counts:%s -->\n", hulls.c_str());
   }
+  {
+    std::string parts;
+    for (const auto& o : cell_case().robot_world->obstacles())
+      parts += " " + o.name + "=" +
+               std::to_string(o.kind() == ObstacleKind::Mesh    ? o.mesh->triangles().size()
+                              : o.kind() == ObstacleKind::Cells ? o.cells->centres().size()
+                                                                : 1);
+    size_t pairs = 0;
+    const CollisionWorld& w = *cell_case().robot_world;
+    for (size_t s = 0; s < w.model().collision_shapes().size(); ++s)
+      for (size_t o = 0; o < w.obstacles().size(); ++o)
+        pairs += w.checked(static_cast<int>(s), static_cast<int>(o)) ? 1 : 0;
+    std::printf(
+        "<!-- cell primitives:%s; robot shapes %zu; checked robot-obstacle pairs %zu; SRDF self "
+        "pairs %zu -->\n",
+        parts.c_str(), w.model().collision_shapes().size(), pairs,
+        cell_case().with_self->self_pairs().size());
+  }
   for (size_t k = 0; k < obstacle_counts().size(); ++k) check_case(scaling_case(k), 0, "path");
   check_case(cell_case(), 0, "path");
   check_case(cell_case(), 1, "random");
