@@ -23,6 +23,9 @@
 // --check --sections=world: per state, both engines' validity and distance against a brute
 // force over every (robot shape, obstacle primitive) pair with gjk::distance (one flat polytope
 // per triangle, one box per cell).
+//
+// world/sparse/N: the same N boxes at a fixed density (10 per 13.5 m^3, the region growing as
+// N^(1/3)), so that what grows with N is the broadphase, not the number of boxes at the arm.
 #include "bench.hpp"
 
 #include "gjk/robots/collision_world.hpp"
@@ -298,9 +301,11 @@ struct WorldCase {
   std::vector<std::vector<Eigen::VectorXd>> states;  ///< [0] the path; [1] random (cell only)
 };
 
-Scene random_boxes(int n, std::uint64_t seed) {
+/// N boxes with centres uniform in x, y in [-1.5 s, 1.5 s], z in 0.75 + [-0.75 s, 0.75 s].
+Scene random_boxes(int n, std::uint64_t seed, double s) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> xy(-1.5, 1.5), z(0.0, 1.5), h(0.02, 0.1);
+  std::uniform_real_distribution<double> xy(-1.5 * s, 1.5 * s), z(0.75 - 0.75 * s, 0.75 + 0.75 * s),
+      h(0.02, 0.1);
   std::normal_distribution<double> g;
   Scene scene;
   for (int i = 0; i < n; ++i) {
@@ -314,14 +319,19 @@ Scene random_boxes(int n, std::uint64_t seed) {
   return scene;
 }
 
-const WorldCase& scaling_case(size_t k) {
-  static std::map<size_t, std::unique_ptr<WorldCase>> cases;
-  auto& c = cases[k];
+/// Scaling worlds: N boxes in the fixed 3 x 3 x 1.5 m region around the arm (`sparse` false),
+/// or at a fixed density of 10 boxes per 13.5 m^3 (`sparse`: the region grows as N^(1/3), so
+/// the number of boxes near the arm stays about the same).
+const WorldCase& scaling_case(size_t k, bool sparse = false) {
+  static std::map<std::pair<size_t, bool>, std::unique_ptr<WorldCase>> cases;
+  auto& c = cases[{k, sparse}];
   if (!c) {
     const int n = obstacle_counts()[k];
     c = std::make_unique<WorldCase>();
-    c->name = std::to_string(n);
-    const Scene scene = random_boxes(n, kSeedWorld + static_cast<std::uint64_t>(n));
+    c->name = (sparse ? "sparse " : "") + std::to_string(n);
+    const Scene scene =
+        random_boxes(n, kSeedWorld + static_cast<std::uint64_t>(n) + (sparse ? 7 : 0),
+                     sparse ? std::cbrt(n / 10.0) : 1.0);
     c->robot_world = std::make_unique<CollisionWorld>(
         panda(), scene, without_self(AllowedCollisionMatrix{}, panda(), {}));
     c->with_self = std::make_unique<CollisionWorld>(
@@ -558,6 +568,18 @@ void register_world() {
           [k, r](benchmark::State& state) {
             time_run(state, scaling_case(k), 0, runs()[r].second);
           });
+  for (size_t k = 0; k < obstacle_counts().size(); ++k)
+    for (size_t r = 0; r < runs().size(); ++r) {
+      const std::string& name = runs()[r].first;
+      if (name.find("+self") != std::string::npos || name.find("-shuffled") != std::string::npos ||
+          name.find("-fresh") != std::string::npos || name.find("context/") == 0)
+        continue;
+      benchmark::RegisterBenchmark(
+          ("world/sparse/" + std::to_string(obstacle_counts()[k]) + "/" + name).c_str(),
+          [k, r](benchmark::State& state) {
+            time_run(state, scaling_case(k, true), 0, runs()[r].second);
+          });
+    }
   for (size_t set = 0; set < 2; ++set)
     for (size_t r = 0; r < runs().size(); ++r)
       benchmark::RegisterBenchmark(
@@ -602,6 +624,8 @@ void check_world() {
         cell_case().with_self->self_pairs().size());
   }
   for (size_t k = 0; k < obstacle_counts().size(); ++k) check_case(scaling_case(k), 0, "path");
+  for (size_t k = 0; k < obstacle_counts().size(); ++k)
+    check_case(scaling_case(k, true), 0, "path");
   check_case(cell_case(), 0, "path");
   check_case(cell_case(), 1, "random");
 }

@@ -13,7 +13,7 @@ from pathlib import Path
 
 
 def medians(path: Path) -> dict[str, float]:
-    """run name -> median seconds per state."""
+    """run name -> median seconds per state. A JSON with world/sparse rows: only their table."""
     out: dict[str, float] = {}
     for b in json.loads(path.read_text())["benchmarks"]:
         if b.get("aggregate_name") == "median":
@@ -21,19 +21,21 @@ def medians(path: Path) -> dict[str, float]:
     return out
 
 
-def colliding(path: Path) -> dict[tuple[str, str], str]:
-    """(world, state set) -> colliding states (brute force) / states."""
+def colliding(path: Path) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
+    """(world, state set) -> colliding states (brute force) / states; world -> box-overlap pairs."""
     out: dict[tuple[str, str], str] = {}
+    overlap: dict[str, str] = {}
     for line in path.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 15 and cells[4].isdigit():
             out[(cells[0], cells[1])] = f"{cells[6]} / {cells[4]}"
-    return out
+            overlap[cells[0]] = cells[5]
+    return out, overlap
 
 
 def main() -> int:
     t = medians(Path(sys.argv[1]))
-    hits = colliding(Path(sys.argv[2])) if len(sys.argv) > 2 else {}
+    hits, overlap = colliding(Path(sys.argv[2])) if len(sys.argv) > 2 else ({}, {})
     ns = lambda v: f"{v * 1e9:,.0f}"  # noqa: E731
     ratio = lambda peer, mine: f"{peer / mine:.2f}" + ("" if peer / mine >= 2 else " *")  # noqa: E731
     rows = [(f"world/boxes/{n}", str(n), (str(n), "path")) for n in (1, 10, 100, 1000, 10000)]
@@ -50,6 +52,23 @@ def main() -> int:
         hit = hits.get((key[0], key[1]), "")
         print(f"| {label} | {ns(c)} | {ns(cc)} | {ratio(cc, c)} | {ns(ci)} | {ratio(ci, c)} | "
               f"{ns(d)} | {ns(dc)} | {ratio(dc, d)} | {ns(di)} | {ratio(di, d)} | {hit} |")
+    sparse = [n for n in (1, 10, 100, 1000, 10000) if f"world/sparse/{n}/collide/libgjk" in t]
+    if sparse:
+        print("| N (fixed density) | region side x, y (m) | libgjk in_collision ns | FCL collide ccd ns "
+              "| ratio | libgjk closest ns | FCL distance ccd ns | ratio | FCL distance indep ns "
+              "| ratio | in_collision, then closest if free ns | libgjk update ns | FCL update ns "
+              "| box-overlap pairs per state | colliding states |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for n in sparse:
+            b = f"world/sparse/{n}"
+            c, cc = t[b + "/collide/libgjk"], t[b + "/collide/fcl-ccd"]
+            d, dc, di = (t[b + "/distance/" + e] for e in ("libgjk", "fcl-ccd", "fcl-indep"))
+            print(f"| {n} | {3 * (n / 10) ** (1 / 3):.2f} | {ns(c)} | {ns(cc)} | {ratio(cc, c)} | "
+                  f"{ns(d)} | {ns(dc)} | {ratio(dc, d)} | {ns(di)} | {ratio(di, d)} | "
+                  f"{ns(t[b + '/distance/libgjk-collide-first'])} | {ns(t[b + '/update/libgjk'])} | "
+                  f"{ns(t[b + '/update/fcl'])} | {overlap.get(f'sparse {n}', '')} | "
+                  f"{hits.get((f'sparse {n}', 'path'), '')} |")
+        return 0
     print()
     print("| N | libgjk update(q) ns | FCL update ns (FK, setTransform, computeAABB, manager "
           "update) |")
