@@ -38,20 +38,6 @@ def main() -> int:
     hits, overlap = colliding(Path(sys.argv[2])) if len(sys.argv) > 2 else ({}, {})
     ns = lambda v: f"{v * 1e9:,.0f}"  # noqa: E731
     ratio = lambda peer, mine: f"{peer / mine:.2f}" + ("" if peer / mine >= 2 else " *")  # noqa: E731
-    rows = [(f"world/boxes/{n}", str(n), (str(n), "path")) for n in (1, 10, 100, 1000, 10000)]
-    rows += [(f"world/cell/{s}", f"cell, {s}", ("panda_cell", s)) for s in ("path", "random")]
-    print("| N | libgjk in_collision ns | FCL collide ccd ns | ratio | FCL collide indep ns | ratio "
-          "| libgjk closest ns | FCL distance ccd ns | ratio | FCL distance indep ns | ratio "
-          "| colliding states |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for base, label, key in rows:
-        if base + "/collide/libgjk" not in t:
-            continue
-        c, cc, ci = (t[base + "/collide/" + e] for e in ("libgjk", "fcl-ccd", "fcl-indep"))
-        d, dc, di = (t[base + "/distance/" + e] for e in ("libgjk", "fcl-ccd", "fcl-indep"))
-        hit = hits.get((key[0], key[1]), "")
-        print(f"| {label} | {ns(c)} | {ns(cc)} | {ratio(cc, c)} | {ns(ci)} | {ratio(ci, c)} | "
-              f"{ns(d)} | {ns(dc)} | {ratio(dc, d)} | {ns(di)} | {ratio(di, d)} | {hit} |")
     sparse = [n for n in (1, 10, 100, 1000, 10000) if f"world/sparse/{n}/collide/libgjk" in t]
     if sparse:
         print("| N (fixed density) | region side x, y (m) | libgjk in_collision ns | FCL collide ccd ns "
@@ -69,6 +55,20 @@ def main() -> int:
                   f"{ns(t[b + '/update/fcl'])} | {overlap.get(f'sparse {n}', '')} | "
                   f"{hits.get((f'sparse {n}', 'path'), '')} |")
         return 0
+    rows = [(f"world/boxes/{n}", str(n), (str(n), "path")) for n in (1, 10, 100, 1000, 10000)]
+    rows += [(f"world/cell/{s}", f"cell, {s}", ("panda_cell", s)) for s in ("path", "random")]
+    print("| N | libgjk in_collision ns | FCL collide ccd ns | ratio | FCL collide indep ns | ratio "
+          "| libgjk closest ns | FCL distance ccd ns | ratio | FCL distance indep ns | ratio "
+          "| colliding states |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for base, label, key in rows:
+        if base + "/collide/libgjk" not in t:
+            continue
+        c, cc, ci = (t[base + "/collide/" + e] for e in ("libgjk", "fcl-ccd", "fcl-indep"))
+        d, dc, di = (t[base + "/distance/" + e] for e in ("libgjk", "fcl-ccd", "fcl-indep"))
+        hit = hits.get((key[0], key[1]), "")
+        print(f"| {label} | {ns(c)} | {ns(cc)} | {ratio(cc, c)} | {ns(ci)} | {ratio(ci, c)} | "
+              f"{ns(d)} | {ns(dc)} | {ratio(dc, d)} | {ns(di)} | {ratio(di, d)} | {hit} |")
     print()
     print("| N | libgjk update(q) ns | FCL update ns (FK, setTransform, computeAABB, manager "
           "update) |")
