@@ -128,6 +128,10 @@ void check_adversarial();
 /// Meshes and octree cells vs FCL (bench_mesh.cpp, issue 17 item 9); check prints its own table.
 void register_mesh();
 void check_mesh();
+/// The collision world vs FCL's broadphase: N random boxes and the Panda cell (bench_world.cpp,
+/// issue 17 items 8-9); check prints its own table.
+void register_world();
+void check_world();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().
 std::vector<Agreement>& agreement_results();

@@ -8,6 +8,8 @@
 //   --sections=2d,3d,track           restricts --check (benchmarks: use --benchmark_filter)
 //   --check --sections=mesh          meshes and octree cells: libgjk and FCL vs brute force over
 //                                    every triangle / cell (docs/benchmarks.md); not in the default
+//   --check --sections=world         the collision world (N boxes, the Panda cell): libgjk and FCL
+//                                    vs brute force per state; not in the default
 //   --check --sections=adversarial   the adversarial suite and the peer-issue cases against exact
 //                                    answers, every engine guarded by fork + a 2 s timeout per
 //                                    call (docs/reliability.md); not in the default
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
     if (want("track")) bench::check_tracking();
     if (want("adversarial")) bench::check_adversarial();
     if (want("mesh")) bench::check_mesh();
+    if (want("world")) bench::check_world();
     // (the adversarial section prints its own table)
     if (!bench::agreement_results().empty())
       bench::print_agreement(bench::agreement_results(), bench::config().verbose);
@@ -79,6 +82,7 @@ int main(int argc, char** argv) {
   bench::register_robots();
   bench::register_planner();
   bench::register_mesh();
+  bench::register_world();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
