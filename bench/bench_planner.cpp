@@ -8,6 +8,7 @@
 // stop at the first pair in contact; no broad phase in either. Their answers are compared on
 // every configuration (counter "disagree").
 #include "bench.hpp"
+#include "peers.hpp"
 
 #include "gjk/planner/ompl.hpp"
 #include "scenario.hpp"
@@ -37,27 +38,6 @@ struct PlannerCase {
   std::vector<Eigen::VectorXd> configurations;                       ///< full joint vectors
   std::vector<std::pair<Eigen::VectorXd, Eigen::VectorXd>> motions;  ///< between valid states
 };
-
-std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& shape) {
-  if (shape.inflation != 0.0) throw std::invalid_argument("to_fcl: inflated shapes not mapped");
-  if (const auto* box = std::get_if<gjk::Box>(&shape.geometry))
-    return std::make_shared<fcl::Boxd>(2.0 * box->half_extents);
-  if (const auto* sphere = std::get_if<gjk::Sphere>(&shape.geometry))
-    return std::make_shared<fcl::Sphered>(sphere->radius);
-  if (const auto* cyl = std::get_if<gjk::Cylinder>(&shape.geometry))
-    return std::make_shared<fcl::Cylinderd>(cyl->radius, 2.0 * cyl->half_length);
-  if (const auto* cap = std::get_if<gjk::Capsule>(&shape.geometry))
-    return std::make_shared<fcl::Capsuled>(cap->radius, 2.0 * cap->half_length);
-  const auto& hull = std::get<gjk::ConvexPolytope>(shape.geometry);
-  auto vertices =
-      std::make_shared<std::vector<fcl::Vector3d>>(hull.vertices().begin(), hull.vertices().end());
-  auto faces = std::make_shared<std::vector<int>>();
-  for (const auto& t : hull.triangles()) {
-    faces->push_back(3);
-    for (const std::uint32_t i : t) faces->push_back(static_cast<int>(i));
-  }
-  return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(hull.triangles().size()), faces);
-}
 
 /// An FCL validity checker on the same shapes and pairs.
 class FclChecker {

@@ -27,6 +27,7 @@
 // world/sparse/N: the same N boxes at a fixed density (10 per 13.5 m^3, the region growing as
 // N^(1/3)), so that what grows with N is the broadphase, not the number of boxes at the arm.
 #include "bench.hpp"
+#include "peers.hpp"
 
 #include "gjk/robots/collision_world.hpp"
 #include "gjk/robots/occupancy.hpp"
@@ -137,27 +138,6 @@ AllowedCollisionMatrix without_self(AllowedCollisionMatrix acm, const RobotModel
 }
 
 // ---- FCL ------------------------------------------------------------------------------------
-
-std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& shape) {
-  if (shape.inflation != 0.0) throw std::invalid_argument("to_fcl: inflated shapes not mapped");
-  if (const auto* box = std::get_if<gjk::Box>(&shape.geometry))
-    return std::make_shared<fcl::Boxd>(2.0 * box->half_extents);
-  if (const auto* sphere = std::get_if<gjk::Sphere>(&shape.geometry))
-    return std::make_shared<fcl::Sphered>(sphere->radius);
-  if (const auto* cyl = std::get_if<gjk::Cylinder>(&shape.geometry))
-    return std::make_shared<fcl::Cylinderd>(cyl->radius, 2.0 * cyl->half_length);
-  if (const auto* cap = std::get_if<gjk::Capsule>(&shape.geometry))
-    return std::make_shared<fcl::Capsuled>(cap->radius, 2.0 * cap->half_length);
-  const auto& hull = std::get<gjk::ConvexPolytope>(shape.geometry);
-  auto vertices =
-      std::make_shared<std::vector<fcl::Vector3d>>(hull.vertices().begin(), hull.vertices().end());
-  auto faces = std::make_shared<std::vector<int>>();
-  for (const auto& t : hull.triangles()) {
-    faces->push_back(3);
-    for (const std::uint32_t i : t) faces->push_back(static_cast<int>(i));
-  }
-  return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(hull.triangles().size()), faces);
-}
 
 std::shared_ptr<fcl::CollisionGeometryd> mesh_to_fcl(const gjk::TriangleMesh& mesh) {
   std::vector<fcl::Triangle> t;

@@ -113,4 +113,8 @@ constexpr double kDistanceTolerance = 1e-6;
 constexpr double kDepthTolerance = 1e-4;
 constexpr double kLibgjkTolerance = 1e-9;
 
+/// The same convex shape as an FCL geometry (box, sphere, cylinder, capsule, or fcl::Convexd on
+/// the hull's vertices and triangles); inflated shapes are not mapped (throws).
+std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& shape);
+
 }  // namespace bench

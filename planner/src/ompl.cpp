@@ -55,21 +55,8 @@ double extent_from_link_origin(const robots::CollisionShape& c) {
 }
 
 CollisionModel::BoundingBall bounding_ball(const Shape& s) {
-  CollisionModel::BoundingBall b;
-  if (const auto* sphere = std::get_if<Sphere>(&s.geometry)) {
-    b.radius = sphere->radius;
-  } else if (const auto* box = std::get_if<Box>(&s.geometry)) {
-    b.radius = box->half_extents.norm();
-  } else if (const auto* capsule = std::get_if<Capsule>(&s.geometry)) {
-    b.radius = capsule->half_length + capsule->radius;
-  } else if (const auto* cylinder = std::get_if<Cylinder>(&s.geometry)) {
-    b.radius = std::hypot(cylinder->radius, cylinder->half_length);
-  } else if (const auto* hull = std::get_if<ConvexPolytope>(&s.geometry)) {
-    b.centre = hull->center();
-    b.radius = hull->bounding_radius();
-  }
-  b.radius += s.inflation;
-  return b;
+  const robots::ObstacleBall b = robots::shape_ball(s);
+  return {b.centre, b.radius};
 }
 
 double largest_magnitude(double lower, double upper) {

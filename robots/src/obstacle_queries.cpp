@@ -62,16 +62,7 @@ ObstacleBall ball_of_box(const Eigen::AlignedBox3d& box, const Pose& pose) {
 
 }  // namespace
 
-ObstacleBall bounding_ball(const Obstacle& obstacle) {
-  switch (obstacle.kind()) {
-    case ObstacleKind::Mesh:
-      return ball_of_box(obstacle.mesh->local_bounds(), obstacle.pose);
-    case ObstacleKind::Cells:
-      return ball_of_box(obstacle.cells->local_bounds(), obstacle.pose);
-    case ObstacleKind::Convex:
-      break;
-  }
-  const Shape& s = obstacle.shape;
+ObstacleBall shape_ball(const Shape& s) {
   ObstacleBall b;
   if (const auto* sphere = std::get_if<Sphere>(&s.geometry)) {
     b.radius = sphere->radius;
@@ -86,6 +77,19 @@ ObstacleBall bounding_ball(const Obstacle& obstacle) {
     b.radius = hull->bounding_radius();
   }
   b.radius += s.inflation;
+  return b;
+}
+
+ObstacleBall bounding_ball(const Obstacle& obstacle) {
+  switch (obstacle.kind()) {
+    case ObstacleKind::Mesh:
+      return ball_of_box(obstacle.mesh->local_bounds(), obstacle.pose);
+    case ObstacleKind::Cells:
+      return ball_of_box(obstacle.cells->local_bounds(), obstacle.pose);
+    case ObstacleKind::Convex:
+      break;
+  }
+  ObstacleBall b = shape_ball(obstacle.shape);
   b.centre = obstacle.pose * b.centre;
   return b;
 }

@@ -27,14 +27,17 @@ namespace gjk {
 /// it). Built once by median splits; shared by TriangleMesh and BoxSet.
 class PrimitiveTree {
  public:
+  /// One node: its box and either a primitive (leaf) or its right child.
   struct Node {
-    Vec3 lower, upper;  ///< the node's box
+    Vec3 lower;  ///< the box's lower corner
+    Vec3 upper;  ///< the box's upper corner
     /// Leaf: the primitive index; inner node: the index of the right child (left is next).
     std::uint32_t index = 0;
-    bool leaf = false;
+    bool leaf = false;  ///< a leaf holds one primitive
   };
   /// Builds over the primitives' boxes (one per primitive).
   explicit PrimitiveTree(const std::vector<Aabb>& boxes = {});
+  /// The nodes, root first, depth-first.
   const std::vector<Node>& nodes() const { return nodes_; }
   /// Box of everything (empty when there are no primitives).
   Aabb bounds() const;
@@ -54,10 +57,13 @@ class TriangleMesh {
   static TriangleMesh from_triangles(std::vector<Vec3> vertices,
                                      std::vector<std::array<std::uint32_t, 3>> triangles);
 
+  /// The vertices, in the mesh's frame.
   const std::vector<Vec3>& vertices() const { return vertices_; }
+  /// The triangles as indices into vertices().
   const std::vector<std::array<std::uint32_t, 3>>& triangles() const { return triangles_; }
   /// Box of the mesh in its own frame.
   Aabb local_bounds() const { return tree_.bounds(); }
+  /// The hierarchy over the triangles.
   const PrimitiveTree& tree() const { return tree_; }
 
  private:
@@ -73,10 +79,13 @@ class BoxSet {
   /// extents) and builds the hierarchy. Throws std::invalid_argument naming the bad box.
   static BoxSet from_boxes(std::vector<Vec3> centres, std::vector<Vec3> half_extents);
 
+  /// The boxes' centres, in the set's frame.
   const std::vector<Vec3>& centres() const { return centres_; }
+  /// The boxes' half extents (same order as centres()).
   const std::vector<Vec3>& half_extents() const { return half_extents_; }
   /// Box of every cell in the set's frame.
   Aabb local_bounds() const { return tree_.bounds(); }
+  /// The hierarchy over the boxes.
   const PrimitiveTree& tree() const { return tree_; }
 
  private:

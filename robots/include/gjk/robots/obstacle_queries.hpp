@@ -41,4 +41,7 @@ struct ObstacleBall {
 /// A sphere containing the obstacle at its pose.
 ObstacleBall bounding_ball(const Obstacle& obstacle);
 
+/// A sphere containing a convex shape, in the shape's own frame.
+ObstacleBall shape_ball(const Shape& shape);
+
 }  // namespace gjk::robots
