@@ -97,20 +97,28 @@ void check_manifold(const MeshTriangles& mesh, const std::string& path) {
   }
 }
 
-}  // namespace
-
-MeshTriangles load_mesh_triangles(const std::string& path, const Vec3& scale,
-                                  bool require_manifold) {
+/// Reads a mesh file with identical vertices joined (which shrinks a hull's input and joins
+/// shells) and polygons triangulated; the scene lives as long as `importer`.
+const aiScene* read_mesh_file(Assimp::Importer& importer, const std::string& path,
+                              const Vec3& scale) {
   if (!scale.allFinite() || (scale.array() == 0.0).any()) {
     throw std::runtime_error("mesh '" + path + "': scale must be finite and non-zero");
   }
-  Assimp::Importer importer;
   const aiScene* scene =
       importer.ReadFile(path, aiProcess_JoinIdenticalVertices | aiProcess_Triangulate);
   if (scene == nullptr || scene->mRootNode == nullptr) {
     throw std::runtime_error("mesh '" + path + "': cannot read (" + importer.GetErrorString() +
                              ")");
   }
+  return scene;
+}
+
+}  // namespace
+
+MeshTriangles load_mesh_triangles(const std::string& path, const Vec3& scale,
+                                  bool require_manifold) {
+  Assimp::Importer importer;
+  const aiScene* scene = read_mesh_file(importer, path, scale);
   MeshTriangles out;
   collect_triangles(scene, scene->mRootNode, aiMatrix4x4(), scale, path, out);
   if (out.triangles.empty()) throw std::runtime_error("mesh '" + path + "': no triangles");
@@ -145,17 +153,8 @@ std::vector<ConvexPolytope> load_convex_pieces(const std::string& path, const Ve
 }
 
 ConvexPolytope load_convex_mesh(const std::string& path, const Vec3& scale) {
-  if (!scale.allFinite() || (scale.array() == 0.0).any()) {
-    throw std::runtime_error("mesh '" + path + "': scale must be finite and non-zero");
-  }
   Assimp::Importer importer;
-  // Keep only what the hull needs: positions. Joining identical vertices shrinks the hull input.
-  const aiScene* scene =
-      importer.ReadFile(path, aiProcess_JoinIdenticalVertices | aiProcess_Triangulate);
-  if (scene == nullptr || scene->mRootNode == nullptr) {
-    throw std::runtime_error("mesh '" + path + "': cannot read (" + importer.GetErrorString() +
-                             ")");
-  }
+  const aiScene* scene = read_mesh_file(importer, path, scale);
   std::vector<Vec3> points;
   std::size_t triangles = 0;
   collect(scene, scene->mRootNode, aiMatrix4x4(), points, triangles);
