@@ -590,3 +590,56 @@ TEST(PeerIssues, GjkC5NearlyIdenticalTrianglesIntersect) {
 }
 
 }  // namespace
+
+namespace {
+
+// https://github.com/RandyGaul/cute_headers/issues/160 ("cute_c2 Basic Collision Test Is
+// Incorrect"): two axis-aligned rectangles of size ~100s at coordinates ~1000 that c2PolytoPoly
+// called apart (float precision in c2GJK), vertices verbatim. Reference by hand: they overlap by
+// 160 in x (-848..-688) and p0's y range 928..1056 lies inside p1's 736..1184, so the minimum
+// translation is 160 along x (moving p1 by 256 along y is the other candidate).
+TEST(PeerIssues, CuteHeaders160LargeRectanglesOverlap) {
+  using gjk::planar::Vec2;
+  const std::vector<Vec2> p0 = {{-568, 928}, {-568, 1056}, {-848, 1056}, {-848, 928}};
+  const std::vector<Vec2> p1 = {{-688, 736}, {-688, 1184}, {-912, 1184}, {-912, 736}};
+  const auto a2 = gjk::planar::ConvexPolygon::from_points(p0);
+  const auto b2 = gjk::planar::ConvexPolygon::from_points(p1);
+  const auto id2 = gjk::planar::Pose2::Identity();
+  EXPECT_TRUE(gjk::planar::collide(a2, id2, b2, id2).collision);
+  EXPECT_TRUE(gjk::planar::distance(a2, id2, b2, id2).collision);
+  // 3D: the rectangles as boxes of equal thickness (their depth along z would be the full
+  // thickness, so make it larger than 160 to keep x the minimum).
+  const Shape a3 = gjk::Box{Vec3(140, 64, 500)};   // centre (-708, 992)
+  const Shape b3 = gjk::Box{Vec3(112, 224, 500)};  // centre (-800, 960)
+  Pose pa = Pose::Identity(), pb = Pose::Identity();
+  pa.translation() = Vec3(-708, 992, 0);
+  pb.translation() = Vec3(-800, 960, 0);
+  for (const SimplexSolver s : kSolvers) {
+    EXPECT_TRUE(gjk::collide(a3, pa, b3, pb, opts(s)).collision);
+    const auto p = gjk::penetration(a3, pa, b3, pb, opts(s));
+    ASSERT_TRUE(p.collision);
+    EXPECT_NEAR(p.depth, 160.0, 1e-9);
+    EXPECT_NEAR(std::abs(p.normal.x()), 1.0, 1e-12);
+  }
+}
+
+// https://github.com/flexible-collision-library/fcl/issues/508 ("Wrong Box to Box distance with
+// GST_LIBCCD solver"): two unit cubes, one translated by (0, 4, 0), the other at the identity;
+// the thread expects 3.0 and FCL's libccd solver answered 3.16228. Reference: the face gap.
+TEST(PeerIssues, Fcl508UnitCubesFourApart) {
+  const Shape cube = gjk::Box{Vec3(0.5, 0.5, 0.5)};
+  Pose moved = Pose::Identity();
+  moved.translation() = Vec3(0, 4, 0);
+  for (const SimplexSolver s : kSolvers) {
+    const auto d = gjk::distance(cube, moved, cube, Pose::Identity(), opts(s));
+    EXPECT_EQ(d.status, gjk::Status::Converged);
+    EXPECT_NEAR(d.distance, 3.0, 1e-15);
+    EXPECT_NEAR(d.point_on_a.y(), 3.5, 1e-15);
+    EXPECT_NEAR(d.point_on_b.y(), 0.5, 1e-15);
+    EXPECT_NEAR(d.normal.y(), -1.0, 1e-15);
+    EXPECT_LE(d.lower_bound, 3.0);
+    EXPECT_GE(d.upper_bound, 3.0);
+  }
+}
+
+}  // namespace
