@@ -5,6 +5,7 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <array>
 #include <assimp/Importer.hpp>
 #include <cmath>
 #include <map>
@@ -52,19 +53,29 @@ void collect_triangles(const aiScene* scene, const aiNode* node, const aiMatrix4
   const aiMatrix4x4 transform = parent * node->mTransformation;
   for (unsigned m = 0; m < node->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[node->mMeshes[m]];
-    const auto first = static_cast<std::uint32_t>(out.vertices.size());
+    // Weld by exact position within the mesh: assimp's JoinIdenticalVertices also compares
+    // normals, so an STL's faces (one normal each) would stay apart and every face would be
+    // its own shell.
+    std::map<std::array<double, 3>, std::uint32_t> welded;
+    std::vector<std::uint32_t> index(mesh->mNumVertices);
     for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
       const aiVector3D p = transform * mesh->mVertices[v];
       const Vec3 q = Vec3(p.x, p.y, p.z).cwiseProduct(scale);
       if (!q.allFinite())
         throw std::runtime_error("mesh '" + path + "': non-finite vertex coordinate");
-      out.vertices.push_back(q);
+      const auto [it, added] = welded.try_emplace({q.x(), q.y(), q.z()},
+                                                  static_cast<std::uint32_t>(out.vertices.size()));
+      if (added) out.vertices.push_back(q);
+      index[v] = it->second;
     }
     for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
       const aiFace& face = mesh->mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines (triangulated before)
-      out.triangles.push_back(
-          {first + face.mIndices[0], first + face.mIndices[1], first + face.mIndices[2]});
+      const std::array<std::uint32_t, 3> t = {index[face.mIndices[0]], index[face.mIndices[1]],
+                                              index[face.mIndices[2]]};
+      // A triangle with two equal corners has no area and is covered by its neighbours' edges.
+      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) continue;
+      out.triangles.push_back(t);
     }
   }
   for (unsigned c = 0; c < node->mNumChildren; ++c)

@@ -177,6 +177,20 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
 
 RobotModel RobotModel::from_urdf_file(const std::string& path,
                                       const std::vector<std::string>& package_dirs) {
+  UrdfOptions options;
+  options.package_dirs = package_dirs;
+  return from_urdf_file(path, options);
+}
+
+RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::string& base_dir,
+                                        const std::string& name,
+                                        const std::vector<std::string>& package_dirs) {
+  UrdfOptions options;
+  options.package_dirs = package_dirs;
+  return from_urdf_string(xml, base_dir, name, options);
+}
+
+RobotModel RobotModel::from_urdf_file(const std::string& path, const UrdfOptions& options) {
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     throw ModelError("URDF '" + path + "': is a directory, not a URDF file");
@@ -185,12 +199,12 @@ RobotModel RobotModel::from_urdf_file(const std::string& path,
   if (!in) throw ModelError("URDF '" + path + "': cannot open the file");
   std::stringstream text;
   text << in.rdbuf();
-  return from_urdf_string(text.str(), fs::path(path).parent_path().string(), path, package_dirs);
+  return from_urdf_string(text.str(), fs::path(path).parent_path().string(), path, options);
 }
 
 RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::string& base_dir,
-                                        const std::string& name,
-                                        const std::vector<std::string>& package_dirs) {
+                                        const std::string& name, const UrdfOptions& options) {
+  const std::vector<std::string>& package_dirs = options.package_dirs;
   check_utf8_text(xml, name);
   detail::check_xml_nesting(xml, name);
   const detail::DeclaredUrdf declared = detail::read_declared(xml, name);
@@ -416,9 +430,19 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
     j.q_index = model.joints_[static_cast<size_t>(target->second)].q_index;
   }
 
-  // Collision elements.
+  // Collision elements, each mesh as its hull or its convex pieces (options.link_meshes).
+  for (const auto& [link_name, representation] : options.link_meshes) {
+    (void)representation;
+    if (std::none_of(ordered.begin(), ordered.end(),
+                     [&](const auto& l) { return l->name == link_name; }))
+      throw ModelError("URDF '" + name + "': link_meshes names link '" + link_name +
+                       "', which the URDF does not have");
+  }
   for (size_t li = 0; li < ordered.size(); ++li) {
     const auto& link = ordered[li];
+    LinkMeshRepresentation mesh_representation = options.meshes;
+    for (const auto& [link_name, representation] : options.link_meshes)
+      if (link_name == link->name) mesh_representation = representation;
     size_t k = 0;
     for (const urdf::CollisionSharedPtr& c : link->collision_array) {
       const std::string where =
@@ -427,6 +451,29 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
       CollisionShape shape;
       shape.link = static_cast<int>(li);
       shape.origin = to_pose(c->origin);
+      if (c->geometry->type == urdf::Geometry::MESH &&
+          mesh_representation == LinkMeshRepresentation::Pieces) {
+        const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
+        const std::string file = resolve_mesh(m.filename, base_dir, package_dirs, where);
+        std::vector<ConvexPolytope> pieces;
+        try {
+          pieces = load_convex_pieces(file, Vec3(m.scale.x, m.scale.y, m.scale.z));
+        } catch (const std::exception& e) {
+          throw ModelError(where + ": " + e.what());
+        }
+        for (size_t p = 0; p < pieces.size(); ++p) {
+          CollisionShape piece = shape;
+          piece.shape = std::move(pieces[p]);
+          piece.description = "mesh " + m.filename + " piece " + std::to_string(p);
+          try {
+            validate(piece.shape);
+          } catch (const std::invalid_argument& e) {
+            throw ModelError(where + ", piece " + std::to_string(p) + ": " + e.what());
+          }
+          model.collisions_.push_back(std::move(piece));
+        }
+        continue;
+      }
       switch (c->geometry->type) {
         case urdf::Geometry::SPHERE: {
           const auto& s = static_cast<const urdf::Sphere&>(*c->geometry);

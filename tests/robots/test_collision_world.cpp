@@ -254,3 +254,47 @@ TEST(CollisionWorld, PandaCellWithMeshShelfPointCloudAndGraspedPart) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 17 item 1: a link mesh as its convex pieces. The shelf (8 panels, each a closed shell)
+// on a one-link robot: as a hull it fills the compartments, as pieces a ball in the lower
+// compartment is free, at the distance of the nearest panel (brute force over the panels).
+TEST(LinkMeshes, PiecesKeepTheCompartmentsFreeWhereTheHullFillsThem) {
+  const std::string urdf =
+      "<robot name='shelf_bot'><link name='base'><collision><geometry><mesh filename='" + kScenes +
+      "/meshes/shelf.stl'/></geometry></collision></link></robot>";
+  UrdfOptions pieces;
+  pieces.link_meshes = {{"base", LinkMeshRepresentation::Pieces}};
+  const RobotModel hull_bot = RobotModel::from_urdf_string(urdf, ".", "shelf_bot");
+  const RobotModel pieces_bot = RobotModel::from_urdf_string(urdf, ".", "shelf_bot", pieces);
+  ASSERT_EQ(hull_bot.collision_shapes().size(), 1u);
+  ASSERT_EQ(pieces_bot.collision_shapes().size(), 8u);
+  EXPECT_EQ(pieces_bot.collision_shapes()[3].description,
+            "mesh " + kScenes + "/meshes/shelf.stl piece 3");
+  // A 5 cm ball in the middle of the lower compartment (shelf frame: depth 0-0.35, z 0.02-0.35).
+  Pose ball = Pose::Identity();
+  ball.translation() = Vec3(0.17, 0.0, 0.18);
+  const Shape sphere = Sphere{0.05};
+  EXPECT_LT(
+      gjk::signed_distance(hull_bot.collision_shapes()[0].shape, Pose::Identity(), sphere, ball)
+          .signed_distance,
+      0.0);
+  double nearest = std::numeric_limits<double>::infinity();
+  for (const CollisionShape& c : pieces_bot.collision_shapes())
+    nearest = std::min(nearest, gjk::distance(c.shape, Pose::Identity(), sphere, ball).distance);
+  // Panels: floor top at z 0.02, shelf board bottom at 0.35, back at x 0.33: nearest is the
+  // floor (0.18 - 0.05 - 0.02 = 0.11).
+  EXPECT_NEAR(nearest, 0.11, 1e-9);
+  // A link name that is not in the URDF is an error that names it.
+  UrdfOptions typo;
+  typo.link_meshes = {{"bsae", LinkMeshRepresentation::Pieces}};
+  try {
+    (void)RobotModel::from_urdf_string(urdf, ".", "shelf_bot", typo);
+    ADD_FAILURE() << "no error";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("'bsae'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace

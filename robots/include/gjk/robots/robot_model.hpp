@@ -10,6 +10,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gjk::robots {
@@ -66,6 +67,22 @@ struct AttachedObject {
   std::vector<std::string> touch_links;  ///< links allowed to touch it (the gripper's fingers)
 };
 
+/// How a link's collision mesh becomes convex shapes (issue 17 item 1).
+enum class LinkMeshRepresentation {
+  Hull,    ///< the convex hull of every vertex: one shape, the fast default
+  Pieces,  ///< one hull per shell of the file (a convex decomposition's output, e.g. V-HACD)
+};
+
+/// Options of the URDF loader.
+struct UrdfOptions {
+  /// Folders holding ROS packages, for `package://NAME/rest` mesh URIs.
+  std::vector<std::string> package_dirs;
+  /// Representation of every link mesh, unless `link_meshes` names the link.
+  LinkMeshRepresentation meshes = LinkMeshRepresentation::Hull;
+  /// Per-link choice, by link name (names are checked against the URDF).
+  std::vector<std::pair<std::string, LinkMeshRepresentation>> link_meshes;
+};
+
 /// A URDF robot: links, joints and convex collision shapes, ready for kinematics and queries.
 class RobotModel {
  public:
@@ -78,6 +95,13 @@ class RobotModel {
   static RobotModel from_urdf_string(const std::string& xml, const std::string& base_dir,
                                      const std::string& name = "<string>",
                                      const std::vector<std::string>& package_dirs = {});
+  /// Loads a URDF file with options: package folders and, per link, whether a mesh becomes its
+  /// hull or its convex pieces (each piece a collision shape of the link, described as
+  /// "mesh FILE piece K").
+  static RobotModel from_urdf_file(const std::string& path, const UrdfOptions& options);
+  /// The same from URDF text.
+  static RobotModel from_urdf_string(const std::string& xml, const std::string& base_dir,
+                                     const std::string& name, const UrdfOptions& options);
 
   /// The URDF robot name.
   const std::string& name() const { return name_; }
