@@ -208,6 +208,7 @@ WorldContext::WorldContext(const CollisionWorld& world)
       ws_(world.model()),
       poses_(world.model().collision_shapes().size(), Pose::Identity()),
       boxes_(world.model().collision_shapes().size()),
+      loose_boxes_(world.model().collision_shapes().size()),
       box_hints_(world.model().collision_shapes().size(), std::array<int, 6>{}),
       self_caches_(world.self_pairs().size()) {
   size_t slots = 1;
@@ -215,6 +216,8 @@ WorldContext::WorldContext(const CollisionWorld& world)
   while (slots < pairs && slots < 65536) slots *= 2;
   obstacle_warm_.resize(slots);
   obstacle_warm_owner_.assign(slots, 0);
+  for (const CollisionShape& c : world.model().collision_shapes())
+    local_boxes_.push_back(bounding_box(c.shape, Pose::Identity()));
   obstacle_hits_.resize(slots);
 }
 
@@ -239,16 +242,37 @@ void WorldContext::update(const Eigen::VectorXd& q) {
   forward_kinematics(model, q, ws_);
   for (size_t s = 0; s < poses_.size(); ++s) {
     poses_[s] = collision_pose(model, ws_, static_cast<int>(s));
-    boxes_[s] = bounding_box(model.collision_shapes()[s].shape, poses_[s], box_hints_[s]);
+    // The shape's own box carried into the world: O(1), at most sqrt(3) times wider per axis
+    // than the tight box; enough for validity, where the narrow phase decides anyway.
+    const Aabb& local = local_boxes_[s];
+    const Vec3 centre = poses_[s] * local.center();
+    const Vec3 half = poses_[s].linear().cwiseAbs() * (0.5 * local.sizes());
+    loose_boxes_[s] = Aabb(centre - half, centre + half);
   }
+  tight_ = false;
+}
+
+void WorldContext::ensure_tight_boxes() {
+  if (tight_) return;
+  const auto& shapes = world_->model().collision_shapes();
+  for (size_t s = 0; s < poses_.size(); ++s)
+    boxes_[s] = bounding_box(shapes[s].shape, poses_[s], box_hints_[s]);
+  tight_ = true;
+}
+
+const std::vector<Aabb>& WorldContext::shape_boxes() {
+  ensure_tight_boxes();
+  return boxes_;
 }
 
 bool WorldContext::in_collision(double margin, const QueryOptions& query) {
+  // Loose boxes unless a distance query already made tight ones: validity needs no more.
+  const std::vector<Aabb>& boxes = tight_ ? boxes_ : loose_boxes_;
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   bool found = false;
   for (size_t s = 0; s < shapes.size() && !found; ++s) {
-    world_->obstacle_tree().query(grown(boxes_[s], margin), [&](int o) {
+    world_->obstacle_tree().query(grown(boxes[s], margin), [&](int o) {
       if (!world_->checked(static_cast<int>(s), o)) return true;
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
       found = closer_than(shapes[s].shape, poses_[s], obstacles[static_cast<size_t>(o)], margin,
@@ -260,7 +284,7 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
   for (size_t i = 0; i < world_->self_pairs().size() && !found; ++i) {
     const auto [a, b] = world_->self_pairs()[i];
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
-    if (gjk::distance(boxes_[ua], boxes_[ub]) > margin) continue;
+    if (gjk::distance(boxes[ua], boxes[ub]) > margin) continue;
     found = closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], margin, query,
                         self_caches_[i])
                 .closer;
@@ -269,6 +293,7 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
 }
 
 ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool gradient) {
+  ensure_tight_boxes();
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   ClosestPair best;
@@ -335,6 +360,7 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
 
 void WorldContext::distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
                              std::vector<ClosestPair>& out) {
+  ensure_tight_boxes();
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   size_t count = 0;

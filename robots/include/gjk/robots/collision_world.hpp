@@ -103,8 +103,9 @@ class WorldContext {
   /// Empty warm starts and workspace for `world`.
   explicit WorldContext(const CollisionWorld& world);
 
-  /// Forward kinematics for q (validated; throws ModelError) and the robot shapes' poses and
-  /// boxes. Call before the queries below.
+  /// Forward kinematics for q (validated; throws ModelError), the robot shapes' poses and
+  /// loose boxes (each shape's own box carried into the world, O(1)). Call before the queries
+  /// below; the tight boxes the distance queries prune with are computed when first needed.
   void update(const Eigen::VectorXd& q);
 
   /// Whether some checked pair (robot-obstacle or self) is closer than `margin` (overlap
@@ -127,19 +128,19 @@ class WorldContext {
   const Workspace& workspace() const { return ws_; }
   /// World pose of each robot shape at the last update.
   const std::vector<Pose>& shape_poses() const { return poses_; }
-  /// World box of each robot shape at the last update.
-  const std::vector<Aabb>& shape_boxes() const { return boxes_; }
+  /// Tight world box of each robot shape at the last update (computed on first use).
+  const std::vector<Aabb>& shape_boxes();
   /// The world this context queries.
   const CollisionWorld& world() const { return *world_; }
 
  private:
   void add_gradient(ClosestPair& best) const;
-  /// The warm start of (robot shape, obstacle): a direct-mapped table (at most 65,536 slots), so
-  /// a world of 10,000 obstacles does not hold a cache per pair; a slot taken over by another
-  /// pair starts cold.
-  /// The direct-mapped slot of a (shape, obstacle) pair's warm start (reset when the slot
-  /// changes owner).
+  /// The slot of (robot shape, obstacle) in the warm-start tables: direct-mapped (at most
+  /// 65,536 slots), so a world of 10,000 obstacles does not hold a cache per pair; a slot taken
+  /// over by another pair starts cold.
   size_t obstacle_slot(int shape, int obstacle);
+  /// Makes boxes_ the tight boxes of the last update (hill climbing from the last supports).
+  void ensure_tight_boxes();
   WarmStart* obstacle_warm_start(int shape, int obstacle) {
     return &obstacle_warm_[obstacle_slot(shape, obstacle)];
   }
@@ -147,7 +148,10 @@ class WorldContext {
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
-  std::vector<Aabb> boxes_;
+  std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
+  std::vector<Aabb> loose_boxes_;  ///< each shape's local box carried into the world
+  std::vector<Aabb> local_boxes_;  ///< each shape's tight box in its own frame
+  bool tight_ = false;
   std::vector<std::array<int, 6>> box_hints_;  ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;
   std::vector<PrimitiveHit> obstacle_hits_;         ///< meshes and cells: last nearest primitive
