@@ -55,4 +55,37 @@ E enum_from_py(py::handle value, int count, const char* name) {
   return static_cast<E>(v);
 }
 
+/// An optional reference argument (options, caches) that takes None at once. A plain `T*`
+/// argument refuses None in pybind11's first, no-conversion pass over the overloads; the second
+/// pass then tries implicit conversions of every argument of every overload and costs ~3 us per
+/// call, more than most queries.
+template <class T>
+struct Opt {
+  T* ptr = nullptr;
+  explicit operator bool() const { return ptr != nullptr; }
+  T& operator*() const { return *ptr; }
+  T* get() const { return ptr; }
+};
+
 }  // namespace gjk_python
+
+namespace pybind11::detail {
+template <class T>
+struct type_caster<gjk_python::Opt<T>> {
+  PYBIND11_TYPE_CASTER(gjk_python::Opt<T>,
+                       const_name("Optional[") + make_caster<T>::name + const_name("]"));
+  bool load(handle src, bool convert) {
+    if (src.is_none()) {
+      value.ptr = nullptr;
+      return true;
+    }
+    make_caster<T> inner;
+    if (!inner.load(src, convert)) return false;
+    value.ptr = &cast_op<T&>(inner);  // the object held by `src`, which outlives the call
+    return true;
+  }
+  static handle cast(const gjk_python::Opt<T>&, return_value_policy, handle) {
+    return none().release();
+  }
+};
+}  // namespace pybind11::detail

@@ -92,7 +92,7 @@ const T& geometry_as(const gjk::Shape& s) {
 }
 
 const gjk::QueryOptions kDefaultOptions{};
-const gjk::QueryOptions& opts(const gjk::QueryOptions* o) {
+const gjk::QueryOptions& opts(Opt<gjk::QueryOptions> o) {
   return o ? *o : kDefaultOptions;
 }
 
@@ -204,7 +204,7 @@ void put3(py::array_t<double>& a, size_t i, const gjk::Vec3& v) {
 }
 
 py::dict distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
-                        ArrayLike poses_b, const gjk::QueryOptions* options, unsigned threads) {
+                        ArrayLike poses_b, Opt<gjk::QueryOptions> options, unsigned threads) {
   const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
   std::vector<gjk::DistanceResult> r;
   {
@@ -245,7 +245,7 @@ py::dict distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape
 }
 
 py::dict signed_distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
-                               ArrayLike poses_b, const gjk::QueryOptions* options,
+                               ArrayLike poses_b, Opt<gjk::QueryOptions> options,
                                unsigned threads) {
   const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
   std::vector<gjk::SignedDistanceResult> r;
@@ -277,7 +277,7 @@ py::dict signed_distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk
 }
 
 py::dict collide_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
-                       ArrayLike poses_b, const gjk::QueryOptions* options, unsigned threads) {
+                       ArrayLike poses_b, Opt<gjk::QueryOptions> options, unsigned threads) {
   const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
   std::vector<gjk::CollisionResult> r;
   {
@@ -630,63 +630,63 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
       "WarmStart of this pair, updated, or None.";
   m.def(
       "collide",
-      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, const gjk::QueryOptions* o,
-         gjk::WarmStart* ws) {
+      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, Opt<gjk::QueryOptions> o,
+         Opt<gjk::WarmStart> ws) {
         const gjk::Pose A = to_pose(pa, "pose_a"), B = to_pose(pb, "pose_b");
         py::gil_scoped_release release;
         return ws ? gjk::collide(a, A, b, B, opts(o), *ws) : gjk::collide(a, A, b, B, opts(o));
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
-      arg("warm_start") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
+      arg("warm_start") = py::none(),
       (std::string("Boolean collision with early exit (touching counts). ") + kPairArgs).c_str());
   m.def(
       "distance",
-      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, const gjk::QueryOptions* o,
-         gjk::WarmStart* ws) {
+      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, Opt<gjk::QueryOptions> o,
+         Opt<gjk::WarmStart> ws) {
         const gjk::Pose A = to_pose(pa, "pose_a"), B = to_pose(pb, "pose_b");
         py::gil_scoped_release release;
         return ws ? gjk::distance(a, A, b, B, opts(o), *ws) : gjk::distance(a, A, b, B, opts(o));
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
-      arg("warm_start") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
+      arg("warm_start") = py::none(),
       (std::string("Distance, witness points and certified bounds (GJK). ") + kPairArgs).c_str());
   m.def(
       "penetration",
-      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, const gjk::QueryOptions* o,
-         gjk::WarmStart* ws) {
+      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, Opt<gjk::QueryOptions> o,
+         Opt<gjk::WarmStart> ws) {
         const gjk::Pose A = to_pose(pa, "pose_a"), B = to_pose(pb, "pose_b");
         py::gil_scoped_release release;
         return ws ? gjk::penetration(a, A, b, B, opts(o), *ws)
                   : gjk::penetration(a, A, b, B, opts(o));
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
-      arg("warm_start") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
+      arg("warm_start") = py::none(),
       (std::string("Penetration depth and direction by EPA (collision False when apart). ") +
        kPairArgs)
           .c_str());
   m.def(
       "signed_distance",
-      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, const gjk::QueryOptions* o,
-         gjk::WarmStart* ws) {
+      [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, Opt<gjk::QueryOptions> o,
+         Opt<gjk::WarmStart> ws) {
         const gjk::Pose A = to_pose(pa, "pose_a"), B = to_pose(pb, "pose_b");
         py::gil_scoped_release release;
         return ws ? gjk::signed_distance(a, A, b, B, opts(o), *ws)
                   : gjk::signed_distance(a, A, b, B, opts(o));
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
-      arg("warm_start") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
+      arg("warm_start") = py::none(),
       (std::string("Distance when apart, minus the depth when overlapping. ") + kPairArgs).c_str());
   m.def(
       "closer_than",
       [](const Shape& a, ArrayLike pa, const Shape& b, ArrayLike pb, double threshold,
-         const gjk::QueryOptions* o, gjk::WarmStart* ws) {
+         Opt<gjk::QueryOptions> o, Opt<gjk::WarmStart> ws) {
         const gjk::Pose A = to_pose(pa, "pose_a"), B = to_pose(pb, "pose_b");
         py::gil_scoped_release release;
         return ws ? gjk::closer_than(a, A, b, B, threshold, opts(o), *ws)
                   : gjk::closer_than(a, A, b, B, threshold, opts(o));
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("threshold"), arg("options") = nullptr,
-      arg("warm_start") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("threshold"),
+      arg("options") = py::none(), arg("warm_start") = py::none(),
       (std::string("Whether the distance is below `threshold` (overlap counts), deciding with "
                    "GJK's bounds only. ") +
        kPairArgs)
@@ -702,45 +702,45 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
     using Target = typename decltype(tag)::type;
     m.def(
         "distance",
-        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, const gjk::QueryOptions* o,
-           gjk::PrimitiveHit* hit, double max_distance) {
+        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, Opt<gjk::QueryOptions> o,
+           Opt<gjk::PrimitiveHit> hit, double max_distance) {
           const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
           py::gil_scoped_release release;
-          return gjk::distance(s, A, t, B, opts(o), hit, max_distance);
+          return gjk::distance(s, A, t, B, opts(o), hit.get(), max_distance);
         },
-        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = nullptr,
-        arg("hit") = nullptr, arg("max_distance") = std::numeric_limits<double>::infinity(),
+        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
+        arg("hit") = py::none(), arg("max_distance") = std::numeric_limits<double>::infinity(),
         kMeshDoc);
     m.def(
         "signed_distance",
-        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, const gjk::QueryOptions* o,
-           gjk::PrimitiveHit* hit, double max_distance) {
+        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, Opt<gjk::QueryOptions> o,
+           Opt<gjk::PrimitiveHit> hit, double max_distance) {
           const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
           py::gil_scoped_release release;
-          return gjk::signed_distance(s, A, t, B, opts(o), hit, max_distance);
+          return gjk::signed_distance(s, A, t, B, opts(o), hit.get(), max_distance);
         },
-        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = nullptr,
-        arg("hit") = nullptr, arg("max_distance") = std::numeric_limits<double>::infinity(),
+        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
+        arg("hit") = py::none(), arg("max_distance") = std::numeric_limits<double>::infinity(),
         kMeshDoc);
     m.def(
         "collide",
-        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, const gjk::QueryOptions* o) {
+        [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, Opt<gjk::QueryOptions> o) {
           const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
           py::gil_scoped_release release;
           return gjk::collide(s, A, t, B, opts(o));
         },
-        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = nullptr,
+        arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
         "Whether the shape touches any primitive of the mesh or box set.");
     m.def(
         "closer_than",
         [](const Shape& s, ArrayLike p, const Target& t, ArrayLike tp, double threshold,
-           const gjk::QueryOptions* o) {
+           Opt<gjk::QueryOptions> o) {
           const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
           py::gil_scoped_release release;
           return gjk::closer_than(s, A, t, B, threshold, opts(o));
         },
         arg("shape"), arg("pose"), arg("target"), arg("target_pose"), arg("threshold"),
-        arg("options") = nullptr,
+        arg("options") = py::none(),
         "Whether the distance to the mesh or box set is below threshold.");
   };
   struct MeshTag {
@@ -758,20 +758,20 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
       "every hardware thread, 1 = the calling thread. Each answer is exactly the single query's; "
       "status is an int8 array of Status values.";
   m.def("distance_batch", &distance_batch, arg("shape_a"), arg("poses_a"), arg("shape_b"),
-        arg("poses_b"), arg("options") = nullptr, arg("threads") = 0u,
+        arg("poses_b"), arg("options") = py::none(), arg("threads") = 0u,
         (std::string("distance() for N pairs at once, as a dict of arrays: distance, lower_bound, "
                      "upper_bound (N,); point_on_a, point_on_b, normal (N, 3); collision (N,) "
                      "bool; status, simplex_size (N,) int8; iterations (N,) int32.") +
          kBatchArgs)
             .c_str());
   m.def("signed_distance_batch", &signed_distance_batch, arg("shape_a"), arg("poses_a"),
-        arg("shape_b"), arg("poses_b"), arg("options") = nullptr, arg("threads") = 0u,
+        arg("shape_b"), arg("poses_b"), arg("options") = py::none(), arg("threads") = 0u,
         (std::string("signed_distance() for N pairs: dict with signed_distance (N,), point_on_a, "
                      "point_on_b, normal (N, 3), status (N,) int8, iterations (N,) int32.") +
          kBatchArgs)
             .c_str());
   m.def("collide_batch", &collide_batch, arg("shape_a"), arg("poses_a"), arg("shape_b"),
-        arg("poses_b"), arg("options") = nullptr, arg("threads") = 0u,
+        arg("poses_b"), arg("options") = py::none(), arg("threads") = 0u,
         (std::string("collide() for N pairs: dict with collision (N,) bool, separating_direction "
                      "(N, 3), status (N,) int8, iterations (N,) int32.") +
          kBatchArgs)

@@ -131,22 +131,22 @@ void bind_planar(py::module_& m) {
   m.def(
       "distance",
       [](const pl::ConvexPolygon& a, ArrayLike pa, const pl::ConvexPolygon& b, ArrayLike pb,
-         const pl::Options* o) {
+         Opt<pl::Options> o) {
         const pl::Pose2 A = to_pose2(pa, "pose_a"), B = to_pose2(pb, "pose_b");
         py::gil_scoped_release release;
         return pl::distance(a, A, b, B, o ? *o : kDefaultPlanarOptions);
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
       "Distance between two polygons at 3x3 poses (seed 001 Alg. 1, barycode sub-distance).");
   m.def(
       "collide",
       [](const pl::ConvexPolygon& a, ArrayLike pa, const pl::ConvexPolygon& b, ArrayLike pb,
-         const pl::Options* o) {
+         Opt<pl::Options> o) {
         const pl::Pose2 A = to_pose2(pa, "pose_a"), B = to_pose2(pb, "pose_b");
         py::gil_scoped_release release;
         return pl::collide(a, A, b, B, o ? *o : kDefaultPlanarOptions);
       },
-      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = nullptr,
+      arg("a"), arg("pose_a"), arg("b"), arg("pose_b"), arg("options") = py::none(),
       "Whether two polygons intersect (seed 001 Alg. 6).");
 }
 
@@ -206,10 +206,10 @@ void bind_gjk_epa(py::module_& m) {
 The stateful GJK_EPA class of seed 000: two shapes set from vertex arrays (or any Shape and
 pose), queried for collision, distance and penetration; remembers the last answers until a shape
 changes (Fig. 14). One object per thread.)doc")
-      .def(py::init([](const gjk::QueryOptions* o) {
+      .def(py::init([](Opt<gjk::QueryOptions> o) {
              return std::make_unique<LockedGjkEpa>(o ? *o : gjk::QueryOptions{});
            }),
-           arg("options") = nullptr, "A pair with no shapes yet; options apply to every query.")
+           arg("options") = py::none(), "A pair with no shapes yet; options apply to every query.")
       .def(
           "set_shape_a",
           [](LockedGjkEpa& g, ArrayLike vertices) {
