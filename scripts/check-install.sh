@@ -8,6 +8,7 @@
 #   - runs the installed tools from the prefix (gjk-query --help, gjk-clearance on the installed
 #     four_dof data, found through <prefix>/share/libgjk);
 #   - compiles and links a tiny program with pkg-config --cflags --libs libgjk;
+#   - imports the installed Python package (lib/python3/dist-packages) and runs a query;
 #   - shared only: checks each library's SONAME (libNAME.so.MAJOR) with readelf.
 # Usage: scripts/check-install.sh [--no-deps]   (keeps CCACHE settings from the environment)
 set -euo pipefail
@@ -33,7 +34,7 @@ for kind in static shared; do
   prefix="$work/prefix-$kind"
   step "build and install into $prefix"
   cmake -S . -B "$work/build-$kind" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
-    -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF "${launcher[@]}" \
+    -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" \
     -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
   cmake --build "$work/build-$kind" -j "$jobs" >/dev/null
   cmake --install "$work/build-$kind" >/dev/null
@@ -58,6 +59,14 @@ for kind in static shared; do
   for tool in gjk-clearance gjk-plan four_dof_pyramids; do
     "$prefix/bin/$tool" --help >/dev/null
   done
+
+  step "Python package from <prefix>/lib/python3/dist-packages"
+  (cd "$work" && PYTHONPATH="$prefix/lib/python3/dist-packages" /usr/bin/python3 -c '
+import numpy as np, libgjk
+assert libgjk.__file__.startswith("'"$prefix"'"), libgjk.__file__
+d = libgjk.distance(libgjk.Box([1, 1, 1]), np.eye(4), libgjk.Sphere(0.5), libgjk.pose([3, 0, 0]))
+assert d.distance == 1.5, d
+print("  libgjk", libgjk.__version__, "from", libgjk.__file__, "distance", d.distance)')
 
   step "pkg-config libgjk"
   cat >"$work/pc.cpp" <<'CPP'

@@ -17,6 +17,7 @@ packages=(
   libompl-dev libboost-serialization-dev libboost-filesystem-dev libboost-system-dev
   libode-dev                          # planner: OMPL 1.5 (its CMake config links these)
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis  # Python package
   locales                             # de_DE.UTF-8 for the decimal-comma locale tests
   "$@"
 )

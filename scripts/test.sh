@@ -21,7 +21,11 @@ build_dir="${1:-$default_dir}"
 
 # Sanitizer builds skip the benchmark binary (peers' code, minutes of build time); its smoke run
 # is part of the normal build's tests.
+# The Python package builds and tests against Debian's interpreter, whose NumPy and pytest
+# install-deps.sh installed (another python3 may come first on PATH). Sanitizer builds leave the
+# package out (see GJK_BUILD_PYTHON in CMakeLists.txt).
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGJK_WARNINGS_AS_ERRORS=ON \
+  -DPython3_EXECUTABLE=/usr/bin/python3 \
   ${sanitize:+-DGJK_SANITIZE=$sanitize -DGJK_BUILD_BENCH=OFF} >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
