@@ -141,8 +141,9 @@ TEST(CollisionWorld, SrdfMatrixRemovesExactlyTheListedSelfPairs) {
   }
   EXPECT_GT(removed, 0);
   // Today's known problem: with closed fingers the fingers touch. The SRDF allows that pair.
-  Eigen::VectorXd ready(robot.num_positions());
-  ready << 0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4, 0, 0;
+  // The arm's seven joints, then the fingers (one position: the second finger mimics the first).
+  Eigen::VectorXd ready = Eigen::VectorXd::Zero(robot.num_positions());
+  ready.head<7>() << 0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4;
   WorldContext with_srdf(world), without(adjacency_only);
   with_srdf.update(ready);
   without.update(ready);
@@ -183,8 +184,8 @@ TEST(CollisionWorld, AttachedObjectMovesWithItsLinkAndCollidesWithWorldAndRobot)
     EXPECT_NE(other, "panda_leftfinger");
   }
   // A small sphere where the object is (but clear of the hand) collides only with the object.
-  Eigen::VectorXd ready(robot.num_positions());
-  ready << 0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4, 0.02, 0.02;
+  Eigen::VectorXd ready = Eigen::VectorXd::Constant(robot.num_positions(), 0.02);  // fingers
+  ready.head<7>() << 0, -M_PI / 4, 0, -3 * M_PI / 4, 0, M_PI / 2, M_PI / 4;
   ctx.update(ready);
   const Vec3 tip = ctx.shape_poses()[size_t(object_shape)] * Vec3(0, 0, 0.05);
   Obstacle probe;
