@@ -431,8 +431,8 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
   }
 
   // Collision elements, each mesh as its hull or its convex pieces (options.link_meshes).
-  for (const auto& [link_name, representation] : options.link_meshes) {
-    (void)representation;
+  for (const auto& entry : options.link_meshes) {
+    const std::string& link_name = entry.first;  // a plain reference: lambdas capture it
     if (std::none_of(ordered.begin(), ordered.end(),
                      [&](const auto& l) { return l->name == link_name; }))
       throw ModelError("URDF '" + name + "': link_meshes names link '" + link_name +
