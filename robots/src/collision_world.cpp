@@ -30,6 +30,18 @@ Aabb obstacle_box(const Obstacle& o) {
   return box;
 }
 
+/// A pair's answer as closest() and distances() report it (the gradient is added apart).
+void set_pair(ClosestPair& p, const SignedDistanceResult& r, int shape, int other, bool self) {
+  p.self = self;
+  p.pair.shape = shape;
+  p.pair.obstacle = other;
+  p.pair.distance = r.signed_distance;
+  p.pair.point_on_link = r.point_on_a;
+  p.pair.point_on_obstacle = r.point_on_b;
+  p.pair.normal = r.normal;
+  p.pair.status = r.status;
+}
+
 Aabb grown(Aabb box, double margin) {
   if (margin > 0.0) {
     box.min().array() -= margin;
@@ -306,14 +318,7 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
   };
   const auto take = [&](const SignedDistanceResult& r, int a, int b, bool self) {
     if (!(r.signed_distance < best.pair.distance) || r.status == Status::InvalidInput) return;
-    best.self = self;
-    best.pair.shape = a;
-    best.pair.obstacle = b;
-    best.pair.distance = r.signed_distance;
-    best.pair.point_on_link = r.point_on_a;
-    best.pair.point_on_obstacle = r.point_on_b;
-    best.pair.normal = r.normal;
-    best.pair.status = r.status;
+    set_pair(best, r, a, b, self);
   };
   for (size_t s = 0; s < shapes.size(); ++s) {
     world_->obstacle_tree().nearest(boxes_[s], bound(), [&](int o, double box_gap) {
@@ -367,14 +372,7 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
   const auto push = [&](const SignedDistanceResult& r, int a, int b, bool is_self) {
     if (count == out.size()) out.emplace_back();
     ClosestPair& p = out[count++];
-    p.self = is_self;
-    p.pair.shape = a;
-    p.pair.obstacle = b;
-    p.pair.distance = r.signed_distance;
-    p.pair.point_on_link = r.point_on_a;
-    p.pair.point_on_obstacle = r.point_on_b;
-    p.pair.normal = r.normal;
-    p.pair.status = r.status;
+    set_pair(p, r, a, b, is_self);
     if (gradients)
       add_gradient(p);
     else
