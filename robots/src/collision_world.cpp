@@ -65,6 +65,11 @@ CollisionWorld::CollisionWorld(RobotModel robot, Scene scene, AllowedCollisionMa
   rebuild();
 }
 
+void CollisionWorld::set_base_pose(const Pose& pose) {
+  robot_.set_base_pose(pose);
+  model_.set_base_pose(pose);  // the pair lists and the obstacle tree do not depend on it
+}
+
 void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
   allowed_ = std::move(allowed);
   rebuild();
@@ -221,6 +226,7 @@ WorldContext::WorldContext(const CollisionWorld& world)
       poses_(world.model().collision_shapes().size(), Pose::Identity()),
       boxes_(world.model().collision_shapes().size()),
       loose_boxes_(world.model().collision_shapes().size()),
+      tight_shape_(world.model().collision_shapes().size(), 0),
       box_hints_(world.model().collision_shapes().size(), std::array<int, 6>{}),
       self_caches_(world.self_pairs().size()) {
   size_t slots = 1;
@@ -262,13 +268,20 @@ void WorldContext::update(const Eigen::VectorXd& q) {
     loose_boxes_[s] = Aabb(centre - half, centre + half);
   }
   tight_ = false;
+  std::fill(tight_shape_.begin(), tight_shape_.end(), std::uint8_t{0});
+}
+
+const Aabb& WorldContext::tight_box(size_t s) {
+  if (!tight_shape_[s]) {
+    boxes_[s] = bounding_box(world_->model().collision_shapes()[s].shape, poses_[s], box_hints_[s]);
+    tight_shape_[s] = 1;
+  }
+  return boxes_[s];
 }
 
 void WorldContext::ensure_tight_boxes() {
   if (tight_) return;
-  const auto& shapes = world_->model().collision_shapes();
-  for (size_t s = 0; s < poses_.size(); ++s)
-    boxes_[s] = bounding_box(shapes[s].shape, poses_[s], box_hints_[s]);
+  for (size_t s = 0; s < poses_.size(); ++s) (void)tight_box(s);
   tight_ = true;
 }
 
@@ -305,7 +318,6 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
 }
 
 ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool gradient) {
-  ensure_tight_boxes();
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   ClosestPair best;
@@ -320,8 +332,24 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     if (!(r.signed_distance < best.pair.distance) || r.status == Status::InvalidInput) return;
     set_pair(best, r, a, b, self);
   };
+  // Shapes nearest the obstacles first, by the gap between their loose box and the nearest
+  // checked obstacle's box (a lower bound on their distance): the first exact distances are
+  // small, so the bound prunes the other shapes before their tight boxes (hill climbing) and
+  // narrow phases are computed.
+  shape_order_.clear();
   for (size_t s = 0; s < shapes.size(); ++s) {
-    world_->obstacle_tree().nearest(boxes_[s], bound(), [&](int o, double box_gap) {
+    double gap = cutoff;
+    world_->obstacle_tree().nearest(loose_boxes_[s], gap, [&](int o, double box_gap) {
+      if (world_->checked(static_cast<int>(s), o) && box_gap < gap) gap = box_gap;
+      return gap;
+    });
+    if (gap < cutoff) shape_order_.emplace_back(gap, static_cast<int>(s));
+  }
+  std::sort(shape_order_.begin(), shape_order_.end());
+  for (const auto& [loose_gap, shape] : shape_order_) {
+    if (!(loose_gap < bound())) break;  // sorted: no later shape can beat the best either
+    const auto s = static_cast<size_t>(shape);
+    world_->obstacle_tree().nearest(tight_box(s), bound(), [&](int o, double box_gap) {
       if (!world_->checked(static_cast<int>(s), o) || box_gap >= bound()) return bound();
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
       if (obstacle.kind() != ObstacleKind::Convex) {
@@ -345,7 +373,9 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
   for (size_t i = 0; i < world_->self_pairs().size(); ++i) {
     const auto [a, b] = world_->self_pairs()[i];
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
-    if (gjk::distance(boxes_[ua], boxes_[ub]) >= bound()) continue;
+    if (gjk::distance(loose_boxes_[ua], loose_boxes_[ub]) >= bound() ||
+        gjk::distance(tight_box(ua), tight_box(ub)) >= bound())
+      continue;
     if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
         !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], best.pair.distance,
                      query, self_caches_[i])

@@ -8,7 +8,7 @@ void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Works
   const auto& joints = model.joints();
   ws.link_poses.resize(model.links().size());
   ws.joint_poses.resize(joints.size());
-  ws.link_poses[0] = Pose::Identity();  // the root link is the world frame
+  ws.link_poses[0] = model.base_pose();  // the root link's place in the world (virtual joint)
   for (size_t i = 0; i < joints.size(); ++i) {
     const Joint& j = joints[i];
     // Joint frame at q: parent link pose * fixed origin; the motion happens about / along the

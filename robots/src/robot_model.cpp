@@ -613,4 +613,26 @@ void RobotModel::check_configuration(const Eigen::VectorXd& q, double tolerance)
   }
 }
 
+void RobotModel::set_base_pose(const Pose& pose) {
+  const Eigen::Matrix3d r = pose.linear();
+  const Vec3 t = pose.translation();
+  const auto fail = [&](const std::string& why) {
+    std::ostringstream msg;
+    msg.precision(17);
+    msg << "robot '" << name_ << "': base pose " << why << " (translation " << t.transpose()
+        << ", rotation rows " << r.row(0) << " | " << r.row(1) << " | " << r.row(2) << ")";
+    throw ModelError(msg.str());
+  };
+  if (!r.allFinite() || !t.allFinite()) fail("is not finite");
+  const double error = (r.transpose() * r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
+  if (error > 1e-6) fail("has a rotation that is not orthonormal");
+  if (r.determinant() < 0.0) fail("has a reflection (determinant -1), not a rotation");
+  Pose clean = Pose::Identity();
+  clean.translation() = t;
+  // Rounded input (a quaternion with 6 digits) is re-orthonormalised so that the link frames
+  // the engine receives are rotations to machine precision; exact input is kept bit for bit.
+  clean.linear() = error > 1e-12 ? Eigen::Quaterniond(r).normalized().toRotationMatrix() : r;
+  base_pose_ = clean;
+}
+
 }  // namespace gjk::robots

@@ -109,9 +109,17 @@ SrdfGroup read_group(const XMLElement* e, const Checker& check,
   return group;
 }
 
+/// Values a virtual joint takes in a group state, in MoveIt's variable order.
+size_t virtual_joint_arity(const std::string& type) {
+  if (type == "planar") return 3;    // x, y, theta
+  if (type == "floating") return 7;  // trans_x, trans_y, trans_z, rot_x, rot_y, rot_z, rot_w
+  return 0;                          // fixed
+}
+
 GroupState read_group_state(const XMLElement* e, const Checker& check, const RobotModel& model,
                             const std::set<std::string>& groups,
-                            const std::set<std::string>& virtual_joints) {
+                            const std::set<std::string>& virtual_joints,
+                            const std::vector<VirtualJoint>& virtual_list) {
   GroupState state;
   state.name = check.required(e, "name");
   state.group = check.required(e, "group");
@@ -125,21 +133,50 @@ GroupState read_group_state(const XMLElement* e, const Checker& check, const Rob
     const std::string text = check.required(j, "value");
     const std::vector<std::string> values = tokens(text);
     const int index = check.joint_index(name);
-    // A model joint has one value; a virtual joint (planar, floating) several.
-    const bool count_ok = index >= 0 ? values.size() == 1 : !values.empty();
-    bool numbers_ok = count_ok;
-    double value = 0.0;
+    std::vector<double> numbers;
+    bool numbers_ok = true;
     for (const std::string& token : values) {
       const ParsedNumber parsed = parse_double(token);
       if (parsed.status != NumberStatus::Ok || !std::isfinite(parsed.value)) numbers_ok = false;
-      value = parsed.value;
+      numbers.push_back(parsed.value);
     }
-    if (!numbers_ok) {
+    if (!numbers_ok || values.empty()) {
       check.fail(j->GetLineNum(), "<joint name='" + name + "'> in <group_state name='" +
                                       state.name + "'>: value='" + text +
-                                      "' is not a finite number");
+                                      "' is not a list of finite numbers");
     }
-    if (index < 0) continue;  // virtual joint: no position in q
+    if (index < 0) {
+      // A virtual joint takes one value per variable (planar 3, floating 7, fixed none).
+      const auto v = std::find_if(virtual_list.begin(), virtual_list.end(),
+                                  [&](const VirtualJoint& x) { return x.name == name; });
+      const size_t arity = virtual_joint_arity(v->type);
+      if (values.size() != arity) {
+        check.fail(j->GetLineNum(), "<joint name='" + name + "'> in <group_state name='" +
+                                        state.name + "'>: value='" + text + "' has " +
+                                        std::to_string(values.size()) + " numbers; a " + v->type +
+                                        " virtual joint takes " + std::to_string(arity) +
+                                        (v->type == "planar"     ? " (x y theta)"
+                                         : v->type == "floating" ? " (x y z qx qy qz qw)"
+                                                                 : ""));
+      }
+      if (v->type == "floating") {
+        const double norm = std::sqrt(numbers[3] * numbers[3] + numbers[4] * numbers[4] +
+                                      numbers[5] * numbers[5] + numbers[6] * numbers[6]);
+        if (std::abs(norm - 1.0) > 1e-3) {
+          check.fail(j->GetLineNum(), "<joint name='" + name + "'> in <group_state name='" +
+                                          state.name + "'>: value='" + text +
+                                          "': the quaternion (qx qy qz qw) is not unit length");
+        }
+      }
+      state.virtual_joint_values.emplace_back(name, std::move(numbers));
+      continue;
+    }
+    if (values.size() != 1) {
+      check.fail(j->GetLineNum(), "<joint name='" + name + "'> in <group_state name='" +
+                                      state.name + "'>: value='" + text +
+                                      "' must be one number for a model joint");
+    }
+    const double value = numbers[0];
     const Joint& joint = model.joints()[static_cast<size_t>(index)];
     // Fixed joints (MoveIt SRDFs list them) and mimic joints (they follow their leader) have no
     // value of their own.
@@ -213,7 +250,8 @@ Srdf parse_srdf(const std::string& xml, const RobotModel& model, const std::stri
       if (const char* reason = e->Attribute("reason")) d.reason = reason;
       srdf.disabled_collisions.push_back(std::move(d));
     } else if (tag == "group_state") {
-      srdf.group_states.push_back(read_group_state(e, check, model, group_names, virtual_names));
+      srdf.group_states.push_back(
+          read_group_state(e, check, model, group_names, virtual_names, srdf.virtual_joints));
     } else if (tag == "end_effector") {
       EndEffector ee;
       ee.name = check.required(e, "name");
@@ -350,6 +388,78 @@ Eigen::VectorXd named_state(const RobotModel& model, const Srdf& srdf, const std
   throw std::invalid_argument("no group state '" + state + "' in the SRDF (states: " + list + ")");
 }
 
+Pose virtual_joint_pose(const VirtualJoint& joint, const std::vector<double>& values) {
+  const size_t arity = virtual_joint_arity(joint.type);
+  if (values.size() != arity) {
+    throw std::invalid_argument("virtual joint '" + joint.name + "' (" + joint.type + ") takes " +
+                                std::to_string(arity) + " values, not " +
+                                std::to_string(values.size()));
+  }
+  for (const double v : values) {
+    if (!std::isfinite(v))
+      throw std::invalid_argument("virtual joint '" + joint.name + "': a value is not finite");
+  }
+  Pose pose = Pose::Identity();
+  if (joint.type == "planar") {
+    pose.translation() = Vec3(values[0], values[1], 0.0);
+    pose.linear() = Eigen::AngleAxisd(values[2], Vec3::UnitZ()).toRotationMatrix();
+  } else if (joint.type == "floating") {
+    const Eigen::Quaterniond rotation(values[6], values[3], values[4], values[5]);
+    if (rotation.norm() < 1e-9)
+      throw std::invalid_argument("virtual joint '" + joint.name + "': zero quaternion");
+    pose.translation() = Vec3(values[0], values[1], values[2]);
+    pose.linear() = rotation.normalized().toRotationMatrix();
+  }
+  return pose;
+}
+
+const VirtualJoint* root_virtual_joint(const RobotModel& model, const Srdf& srdf) {
+  const std::string& root = model.links().front().name;
+  for (const VirtualJoint& v : srdf.virtual_joints)
+    if (v.child_link == root) return &v;
+  return nullptr;
+}
+
+std::optional<Pose> named_base_pose(const RobotModel& model, const Srdf& srdf,
+                                    const std::string& state) {
+  const VirtualJoint* root = root_virtual_joint(model, srdf);
+  for (const GroupState& s : srdf.group_states) {
+    if (s.name != state) continue;
+    if (root == nullptr) return std::nullopt;
+    for (const auto& [joint, values] : s.virtual_joint_values)
+      if (joint == root->name) return virtual_joint_pose(*root, values);
+    return std::nullopt;
+  }
+  (void)named_state(model, srdf, state);  // throws, listing the known states
+  return std::nullopt;
+}
+
+void check_base_pose(const RobotModel& model, const Srdf& srdf, const Pose& pose) {
+  const VirtualJoint* root = root_virtual_joint(model, srdf);
+  if (root == nullptr || root->type == "floating") return;
+  const Eigen::Matrix3d r = pose.linear();
+  const Vec3 t = pose.translation();
+  constexpr double kTolerance = 1e-9;
+  std::ostringstream where;
+  where.precision(17);
+  where << "base pose (translation " << t.transpose() << ")";
+  if (root->type == "fixed") {
+    if (t.cwiseAbs().maxCoeff() > kTolerance ||
+        (r - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > kTolerance) {
+      throw std::invalid_argument(where.str() + ": the SRDF's virtual joint '" + root->name +
+                                  "' is fixed: the root link '" + root->child_link +
+                                  "' stays at the frame '" + root->parent_frame +
+                                  "' (identity pose)");
+    }
+    return;
+  }
+  // planar: moves in the parent frame's xy plane and turns about its z axis.
+  if (std::abs(t.z()) > kTolerance || std::abs(r(2, 2) - 1.0) > kTolerance) {
+    throw std::invalid_argument(where.str() + ": the SRDF's virtual joint '" + root->name +
+                                "' is planar: z must be 0 and the rotation about z only");
+  }
+}
+
 namespace {
 
 std::string escape(const std::string& text) {
@@ -408,6 +518,11 @@ std::string write_srdf(const Srdf& srdf) {
     out << "  <group_state name=" << q(s.name) << " group=" << q(s.group) << ">\n";
     for (const auto& [joint, value] : s.joint_values)
       out << "    <joint name=" << q(joint) << " value=\"" << number(value) << "\"/>\n";
+    for (const auto& [joint, values] : s.virtual_joint_values) {
+      out << "    <joint name=" << q(joint) << " value=\"";
+      for (size_t k = 0; k < values.size(); ++k) out << (k > 0 ? " " : "") << number(values[k]);
+      out << "\"/>\n";
+    }
     out << "  </group_state>\n";
   }
   for (const EndEffector& e : srdf.end_effectors) {

@@ -143,8 +143,21 @@ TEST(HostilePlan, BadCommandLinesAndInputsGetTheirExitCodeAndAReadableMessage) {
       {{"--goal", kFourDofInPyramid, "--no-plots"}, 3, "goal is in collision"},
       {{"--margin", "0.7", "--no-plots"}, 3, "closer than the margin 0.7 m"},
       {{"--no-plots", "-o", "/proc/gjk-cannot-write-here"}, 4, "/proc/gjk-cannot-write-here"},
+      {{"--base-pose", "0,0,1", "--no-plots"}, 2, "--base-pose: expected 6 values"},
+      {{"--base-pose", "0,0,0,0,nan,0", "--no-plots"}, 2, "--base-pose: value 5 ('nan')"},
   };
   for (const Case& c : cases) expect_case(GJK_PLAN_EXE, c);
+}
+
+// The base pose moves the whole arm: a start inside a pyramid is free with the arm lifted 10 m.
+TEST(HostilePlan, BasePoseLiftsTheArmOutOfThePyramids) {
+  WorkDir work;
+  const RunResult r =
+      run(GJK_PLAN_EXE,
+          {"--start", kFourDofInPyramid, "--base-pose", "0,0,10,0,0,0", "--no-plots", "-o", "out"},
+          work.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("certified segments"), std::string::npos) << r.out;
 }
 
 TEST(HostilePlan, FourDofExampleOptionsAreCheckedInTheUsersTerms) {

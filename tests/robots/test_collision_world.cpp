@@ -299,3 +299,102 @@ TEST(LinkMeshes, PiecesKeepTheCompartmentsFreeWhereTheHullFillsThem) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The same scene with every obstacle moved by `t` (robot frame <- world frame when t is the
+/// inverse base pose).
+Scene moved(Scene scene, const Pose& t) {
+  for (Obstacle& o : scene.obstacles) o.pose = t * o.pose;
+  return scene;
+}
+
+}  // namespace
+
+// A robot standing at T among obstacles is the robot at the origin among the obstacles moved by
+// T^-1: every distance is the same, witness points map by T (an independent reference: no base
+// pose in the second world).
+TEST(BasePose, RobotMovedByTEqualsObstaclesMovedByTInverse) {
+  std::mt19937 rng(23);
+  const Scene scene = random_obstacles(rng, 60);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 20; ++trial) {
+    Pose base = Pose::Identity();
+    base.translation() = Vec3(0.3 * unit(rng), 0.3 * unit(rng), 0.2 * unit(rng));
+    base.linear() = Eigen::AngleAxisd(3.0 * unit(rng), Vec3(unit(rng), unit(rng), 1).normalized())
+                        .toRotationMatrix();
+    RobotModel placed = panda();
+    placed.set_base_pose(base);
+    CollisionWorld moved_robot(placed, scene);
+    CollisionWorld moved_world(panda(), moved(scene, base.inverse()));
+    WorldContext a(moved_robot), b(moved_world);
+    for (int k = 0; k < 10; ++k) {
+      const Eigen::VectorXd q = random_q(moved_robot.model(), rng);
+      a.update(q);
+      b.update(q);
+      // Link poses: the base times the poses at the origin.
+      for (size_t l = 0; l < a.workspace().link_poses.size(); ++l)
+        ASSERT_TRUE(
+            a.workspace().link_poses[l].isApprox(base * b.workspace().link_poses[l], 1e-12));
+      const ClosestPair ca = a.closest(), cb = b.closest();
+      ASSERT_NEAR(ca.pair.distance, cb.pair.distance, 1e-9) << "trial " << trial << " k " << k;
+      EXPECT_NEAR(brute_force_minimum(moved_robot, a), ca.pair.distance, 1e-9);
+      // Witness points of robot-obstacle pairs (self pairs such as the parallel finger faces
+      // may have a continuum of closest points).
+      if (ca.pair.shape == cb.pair.shape && ca.pair.obstacle == cb.pair.obstacle && !ca.self &&
+          !cb.self) {
+        EXPECT_LT((ca.pair.point_on_link - base * cb.pair.point_on_link).norm(), 1e-6);
+        // The gradient does not depend on where the robot stands relative to the obstacles'
+        // frame: the same joint motion moves both pairs the same way.
+        EXPECT_LT((ca.pair.gradient - cb.pair.gradient).norm(), 1e-6);
+      }
+      EXPECT_EQ(a.in_collision(0.02), b.in_collision(0.02));
+    }
+  }
+}
+
+TEST(BasePose, BadPosesAreRejectedAndSetBasePoseMovesTheWorldRobot) {
+  RobotModel model = panda();
+  Pose bad = Pose::Identity();
+  bad.linear()(0, 0) = 2.0;
+  EXPECT_THROW(model.set_base_pose(bad), ModelError);
+  bad = Pose::Identity();
+  bad.translation().x() = std::nan("");
+  EXPECT_THROW(model.set_base_pose(bad), ModelError);
+  bad = Pose::Identity();
+  bad.linear()(2, 2) = -1.0;  // a reflection
+  try {
+    model.set_base_pose(bad);
+    ADD_FAILURE() << "no exception";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("reflection"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(model.base_pose().isApprox(Pose::Identity(), 0.0));  // unchanged by failures
+
+  Scene scene;
+  Obstacle wall;
+  wall.name = wall.object = "wall";
+  wall.shape = Box{Vec3(0.05, 2.0, 2.0)};
+  wall.pose.translation() = Vec3(2.0, 0.0, 0.5);
+  scene.obstacles.push_back(wall);
+  CollisionWorld world(panda(), scene);
+  WorldContext ctx(world);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(world.model().num_positions());
+  q[3] = -1.5;  // panda_joint4's range excludes 0
+  ctx.update(q);
+  // Robot-wall distances only (without an SRDF the closed fingers count as a self collision).
+  std::vector<ClosestPair> pairs;
+  const auto nearest_wall = [&](WorldContext& c) {
+    c.distances(std::numeric_limits<double>::infinity(), false, false, {}, pairs);
+    double d = std::numeric_limits<double>::infinity();
+    for (const ClosestPair& p : pairs) d = std::min(d, p.pair.distance);
+    return d;
+  };
+  const double far = nearest_wall(ctx);
+  Pose forward = Pose::Identity();
+  forward.translation().x() = 1.0;
+  world.set_base_pose(forward);
+  WorldContext moved_ctx(world);
+  moved_ctx.update(q);
+  EXPECT_NEAR(nearest_wall(moved_ctx), far - 1.0, 1e-9);
+}

@@ -10,6 +10,7 @@
 #include "gjk/robots/srdf_generator.hpp"
 
 #include <clocale>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -350,6 +351,107 @@ TEST(Srdf, ErrorsNameFileLineAndValue) {
     ADD_FAILURE() << "no exception";
   } catch (const SrdfError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("inline.srdf:1: ", 0), 0u) << e.what();
+  }
+}
+
+// Virtual joints (issue 17 item 4): the root's base pose from group states (MoveIt's variable
+// order), what each joint type can reach, and the errors for wrong value counts.
+TEST(Srdf, VirtualJointBasePoses) {
+  const std::string head = "<?xml version=\"1.0\"?>\n<robot name=\"panda\">\n";
+  const auto srdf_with = [&](const std::string& type, const std::string& value) {
+    return head + "  <virtual_joint name=\"base\" type=\"" + type +
+           "\" parent_frame=\"world\" child_link=\"panda_link0\"/>\n"
+           "  <group name=\"arm\"><chain base_link=\"panda_link0\" tip_link=\"panda_link8\"/>"
+           "</group>\n"
+           "  <group_state name=\"parked\" group=\"arm\">\n"
+           "    <joint name=\"base\" value=\"" +
+           value +
+           "\"/>\n"
+           "    <joint name=\"panda_joint4\" value=\"-1.5\"/>\n"
+           "  </group_state>\n</robot>\n";
+  };
+  const RobotModel& model = panda();
+  {
+    const Srdf planar = parse_srdf(srdf_with("planar", "1 -2 0.5"), model);
+    const std::optional<Pose> pose = named_base_pose(model, planar, "parked");
+    ASSERT_TRUE(pose.has_value());
+    EXPECT_TRUE(pose->translation().isApprox(Vec3(1, -2, 0), 0.0));
+    EXPECT_TRUE(
+        pose->linear().isApprox(Eigen::AngleAxisd(0.5, Vec3::UnitZ()).toRotationMatrix(), 1e-15));
+    EXPECT_EQ(named_state(model, planar, "parked")[3], -1.5);
+    EXPECT_NO_THROW(check_base_pose(model, planar, *pose));
+    Pose lifted = *pose;
+    lifted.translation().z() = 0.1;
+    EXPECT_THROW(check_base_pose(model, planar, lifted), std::invalid_argument);
+    Pose tilted = *pose;
+    tilted.linear() = Eigen::AngleAxisd(0.2, Vec3::UnitX()).toRotationMatrix();
+    EXPECT_THROW(check_base_pose(model, planar, tilted), std::invalid_argument);
+    // The values survive writing and reading.
+    const Srdf again = parse_srdf(write_srdf(planar), model);
+    ASSERT_EQ(again.group_states.size(), 1u);
+    EXPECT_EQ(again.group_states[0].virtual_joint_values,
+              planar.group_states[0].virtual_joint_values);
+  }
+  {
+    // Floating: x y z qx qy qz qw; a quaternion of 90 degrees about y.
+    const double h = std::sqrt(0.5);
+    std::ostringstream value;
+    value.precision(17);
+    value << "0.5 0.25 1 0 " << h << " 0 " << h;
+    const Srdf floating = parse_srdf(srdf_with("floating", value.str()), model);
+    const Pose pose = *named_base_pose(model, floating, "parked");
+    EXPECT_TRUE(pose.translation().isApprox(Vec3(0.5, 0.25, 1.0), 0.0));
+    EXPECT_LT((pose.linear() - Eigen::AngleAxisd(std::acos(0.0), Vec3::UnitY()).toRotationMatrix())
+                  .cwiseAbs()
+                  .maxCoeff(),
+              1e-15);
+    EXPECT_NO_THROW(check_base_pose(model, floating, pose));
+  }
+  {
+    // MoveIt's Panda SRDF: a floating virtual joint (any pose); its states give no base values.
+    const Srdf moveit = load_srdf(kPandaSrdf, model);
+    ASSERT_NE(root_virtual_joint(model, moveit), nullptr);
+    EXPECT_EQ(root_virtual_joint(model, moveit)->type, "floating");
+    EXPECT_FALSE(named_base_pose(model, moveit, "ready").has_value());
+    Pose moved = Pose::Identity();
+    moved.translation() = Vec3(0.5, -1.0, 0.3);
+    moved.linear() = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+    EXPECT_NO_THROW(check_base_pose(model, moveit, moved));
+    EXPECT_THROW((void)named_base_pose(model, moveit, "no_such_state"), std::invalid_argument);
+    // A fixed one keeps the root at its parent frame.
+    const Srdf fixed = parse_srdf(head +
+                                      "  <virtual_joint name=\"base\" type=\"fixed\" "
+                                      "parent_frame=\"world\" child_link=\"panda_link0\"/>\n"
+                                      "</robot>\n",
+                                  model);
+    EXPECT_NO_THROW(check_base_pose(model, fixed, Pose::Identity()));
+    try {
+      check_base_pose(model, fixed, moved);
+      ADD_FAILURE() << "no exception";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("is fixed"), std::string::npos) << e.what();
+    }
+    // No virtual joint on the root: any pose.
+    EXPECT_NO_THROW(check_base_pose(model, parse_srdf(head + "</robot>\n", model), moved));
+  }
+  // Wrong counts and a non-unit quaternion name the file, line and value.
+  const TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> bad = {{"planar", "1 2"},
+                                                                {"planar", "1 2 3 4"},
+                                                                {"floating", "0 0 0 0 0 0"},
+                                                                {"floating", "0 0 0 0 0 0 2"},
+                                                                {"fixed", "0"},
+                                                                {"planar", "1 nan 0"}};
+  for (const auto& [type, value] : bad) {
+    const std::string path = dir.write("vj.srdf", srdf_with(type, value));
+    try {
+      (void)load_srdf(path, model);
+      ADD_FAILURE() << type << " '" << value << "': no exception";
+    } catch (const SrdfError& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(what.rfind(path + ":6: ", 0), 0u) << what;
+      EXPECT_NE(what.find(value), std::string::npos) << what;
+    }
   }
 }
 

@@ -507,6 +507,56 @@ TEST(ClearanceCli, FailOnCollisionAndMargin) {
   EXPECT_NE(bad.err.find("--margin 0.2 is larger than --cutoff 0.1"), std::string::npos) << bad.err;
 }
 
+TEST(ClearanceCli, BasePoseMovesTheRobotAndIsCheckedAgainstTheSrdf) {
+  TempDir tmp;
+  const std::string colliding = tmp.write("down.csv", four_dof_path(101));
+  const std::vector<std::string> check = {"--fail-on-collision", "--out", tmp.path("pairs.csv")};
+  const RunResult plain = run_tool(tmp, four_dof_args(colliding) + check);
+  EXPECT_EQ(plain.exit_code, 1) << plain.err;
+  const std::string plain_pairs = read_text(tmp.path("pairs.csv"));
+  // The identity is the default: the same bytes.
+  const RunResult identity =
+      run_tool(tmp, four_dof_args(colliding) + check +
+                        std::vector<std::string>{"--base-pose", "0,0,0,0,0,0"});
+  EXPECT_EQ(identity.exit_code, 1) << identity.err;
+  EXPECT_EQ(read_text(tmp.path("pairs.csv")), plain_pairs);
+  // Lifted 10 m above the pyramids: nothing collides.
+  const RunResult lifted =
+      run_tool(tmp, four_dof_args(colliding) + check +
+                        std::vector<std::string>{"--base-pose", "0,0,10,0,0,0"});
+  EXPECT_EQ(lifted.exit_code, 0) << lifted.err;
+  EXPECT_NE(read_text(tmp.path("pairs.csv")), plain_pairs);
+  // Bad values are usage errors naming the option.
+  for (const char* bad : {"1,2", "0,0,0,0,0,nan", "a,b,c,d,e,f"}) {
+    const RunResult r =
+        run_tool(tmp, four_dof_args(colliding) + std::vector<std::string>{"--base-pose", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--base-pose"), std::string::npos) << r.err;
+  }
+  // An SRDF whose virtual joint is fixed keeps the base at the world frame; a planar one keeps
+  // it on the floor; MoveIt's Panda SRDF (floating) takes any pose.
+  const std::string panda = tmp.write("panda.csv", panda_path(5));
+  const auto srdf = [&](const std::string& type) {
+    return tmp.write(type + ".srdf", "<robot name=\"panda\"><virtual_joint name=\"v\" type=\"" +
+                                         type +
+                                         "\" parent_frame=\"world\" child_link=\"panda_link0\"/>"
+                                         "</robot>");
+  };
+  const auto with = [&](const std::string& srdf_file, const std::string& pose) {
+    return run_tool(tmp, panda_args(panda) +
+                             std::vector<std::string>{"--srdf", srdf_file, "--base-pose", pose});
+  };
+  const RunResult fixed = with(srdf("fixed"), "1,0,0,0,0,0");
+  EXPECT_EQ(fixed.exit_code, 2) << fixed.err;
+  EXPECT_NE(fixed.err.find("is fixed"), std::string::npos) << fixed.err;
+  const RunResult tilted = with(srdf("planar"), "1,0,0,0.1,0,0");
+  EXPECT_EQ(tilted.exit_code, 2) << tilted.err;
+  EXPECT_NE(tilted.err.find("is planar"), std::string::npos) << tilted.err;
+  EXPECT_EQ(with(srdf("planar"), "1,0,0,0,0,0.5").exit_code, 0);
+  const std::string moveit = std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.srdf";
+  EXPECT_EQ(with(moveit, "1,0,0.2,0.1,0.2,0.3").exit_code, 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Options and inputs
 

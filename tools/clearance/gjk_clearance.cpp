@@ -6,6 +6,7 @@
 #include <gjk/robots/parse_number.hpp>
 #include <gjk/robots/srdf.hpp>
 
+#include "base_pose.hpp"
 #include "exit_codes.hpp"
 
 #include <CLI/CLI.hpp>
@@ -181,7 +182,7 @@ int run(int argc, char** argv) {
       "Writes a summary (minimum clearance and where) to stdout, every (state, link shape, "
       "obstacle)\nsigned distance to --out and every state's clearance to --states-out as CSV.",
       "gjk-clearance"};
-  std::string urdf, scene_file, srdf_file, path_file, out_file, states_file;
+  std::string urdf, scene_file, srdf_file, path_file, out_file, states_file, base_pose_text;
   std::vector<std::string> package_dirs, fixed_texts;
   const unsigned hw = std::thread::hardware_concurrency();
   std::string threads_text = std::to_string(hw > 0 ? hw : 1);
@@ -202,6 +203,10 @@ int run(int argc, char** argv) {
                  "the robot's SRDF: pairs its disable_collisions name (and matrix entries naming "
                  "obstacles) are not reported")
       ->type_name("FILE");
+  app.add_option("--base-pose", base_pose_text,
+                 "where the robot's root link stands in the world: X,Y,Z,ROLL,PITCH,YAW (m, rad; "
+                 "default: the identity); checked against the SRDF's virtual joint")
+      ->type_name("X,Y,Z,R,P,Y");
   app.add_option("--path", path_file,
                  "joint path: CSV or OMPL matrix (see below); required unless --list-joints")
       ->type_name("FILE");
@@ -244,8 +249,16 @@ int run(int argc, char** argv) {
   double cutoff = 0.0;
   std::optional<double> margin;
   std::vector<gjk::analysis::FixedJoint> fixed;
+  std::optional<gjk::Pose> base_pose;
   try {
     threads = parse_threads(threads_text);
+    if (!base_pose_text.empty()) {
+      try {
+        base_pose = gjk::tools::parse_base_pose(base_pose_text);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError{e.what()};
+      }
+    }
     cutoff = parse_distance("--cutoff", cutoff_text, true);
     if (!margin_text.empty()) margin = parse_distance("--margin", margin_text, false);
     precision = parse_precision(precision_text);
@@ -296,11 +309,23 @@ int run(int argc, char** argv) {
   std::unique_ptr<gjk::analysis::PathReader> reader;
   try {
     scene = gjk::robots::load_scene(scene_file);
+    std::optional<gjk::robots::Srdf> srdf;
+    if (!srdf_file.empty()) srdf = gjk::robots::load_srdf(srdf_file, model);
+    if (base_pose) {
+      if (srdf) {
+        try {
+          gjk::robots::check_base_pose(model, *srdf, *base_pose);
+        } catch (const std::invalid_argument& e) {
+          std::cerr << "gjk-clearance: --base-pose: " << e.what() << '\n';
+          return kExitUsage;
+        }
+      }
+      model.set_base_pose(*base_pose);
+    }
     // The world: attached objects join the robot, the SRDF's matrix filters pairs.
     world.emplace(model, scene,
-                  srdf_file.empty() ? gjk::robots::AllowedCollisionMatrix::from_adjacency(model)
-                                    : gjk::robots::acm_from_srdf(
-                                          model, gjk::robots::load_srdf(srdf_file, model)));
+                  srdf ? gjk::robots::acm_from_srdf(model, *srdf)
+                       : gjk::robots::AllowedCollisionMatrix::from_adjacency(model));
     gjk::analysis::PathOptions path_options;
     path_options.fixed = fixed;
     // On a terminal the error line replaces the progress bar (which is redrawn after it).

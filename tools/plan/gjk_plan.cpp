@@ -8,6 +8,7 @@
 #include <gjk/planner/ompl.hpp>
 #include <gjk/robots/parse_number.hpp>
 #include <gjk/robots/srdf.hpp>
+#include "base_pose.hpp"
 #include "data_paths.hpp"
 #include "exit_codes.hpp"
 #include "progress.hpp"
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
       "Plans a collision-free arm motion with OMPL and the libgjk checkers, then reports "
       "the clearance profile along the path (CSV + plot in the output folder)."};
   std::string robot = "four_dof", planner_name = "rrtconnect", out_dir = "out";
-  std::string urdf, scene_path, srdf_path, start_text, goal_text;
+  std::string urdf, scene_path, srdf_path, start_text, goal_text, base_pose_text;
   double time_limit = 5.0, margin = 0.0;
   int profile_states = 1000;
   unsigned seed = 1;
@@ -160,6 +161,11 @@ int main(int argc, char** argv) {
   app.add_option("--srdf", srdf_path,
                  "SRDF of the robot: its disable_collisions become allowed pairs, its group "
                  "states are names for --start/--goal");
+  app.add_option("--base-pose", base_pose_text,
+                 "where the robot's root link stands in the world: X,Y,Z,ROLL,PITCH,YAW (m, rad); "
+                 "checked against the SRDF's virtual joint (fixed: identity only; planar: z = 0, "
+                 "yaw only); default: the --start group state's virtual joint values, else the "
+                 "identity");
   app.add_option("--start", start_text,
                  "start joint vector (radians, comma-separated) or an SRDF group state name");
   app.add_option("--goal", goal_text,
@@ -237,7 +243,7 @@ int main(int argc, char** argv) {
 
     ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
     ompl::RNG::setSeed(seed);
-    const robots::RobotModel robot_model = robots::RobotModel::from_urdf_file(p.urdf);
+    robots::RobotModel robot_model = robots::RobotModel::from_urdf_file(p.urdf);
     auto scene = std::make_shared<const robots::Scene>(robots::load_scene(p.scene));
     std::optional<robots::Srdf> srdf;
     if (!p.srdf.empty()) srdf = robots::load_srdf(p.srdf, robot_model);
@@ -245,6 +251,31 @@ int main(int argc, char** argv) {
       throw UsageError("--start/--goal name a group state ('" +
                        (p.start_state.empty() ? p.goal_state : p.start_state) +
                        "'): give the SRDF that defines it with --srdf");
+    // The base stays where it is during the motion: from --base-pose, else from the group
+    // states' virtual joint values (start and goal must then agree), else the identity.
+    std::optional<Pose> base_pose;
+    try {
+      if (!base_pose_text.empty()) {
+        base_pose = gjk::tools::parse_base_pose(base_pose_text);
+      } else if (srdf) {
+        std::optional<Pose> from_start, from_goal;
+        if (!p.start_state.empty())
+          from_start = robots::named_base_pose(robot_model, *srdf, p.start_state);
+        if (!p.goal_state.empty())
+          from_goal = robots::named_base_pose(robot_model, *srdf, p.goal_state);
+        if (from_start && from_goal && !from_start->isApprox(*from_goal, 1e-12))
+          throw UsageError("--start '" + p.start_state + "' and --goal '" + p.goal_state +
+                           "' put the base at different poses; a moving base is not planned: "
+                           "give --base-pose");
+        base_pose = from_start ? from_start : from_goal;
+      }
+      if (base_pose && srdf) robots::check_base_pose(robot_model, *srdf, *base_pose);
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    if (base_pose) robot_model.set_base_pose(*base_pose);
     // The world: obstacles (convex, meshes, cells), attached objects, the SRDF's allowed pairs.
     auto world = std::make_shared<const robots::CollisionWorld>(
         robot_model, *scene,

@@ -55,6 +55,10 @@ class CollisionWorld {
   /// The allowed-collision matrix (by link, obstacle and attached-object names).
   const AllowedCollisionMatrix& allowed_collisions() const { return allowed_; }
 
+  /// Places the robot's root link in the world (the SRDF's virtual joint: a mobile base's pose,
+  /// a robot on a table); RobotModel::set_base_pose's checks (throws ModelError).
+  void set_base_pose(const Pose& pose);
+
   /// Replaces the allowed-collision matrix.
   void set_allowed_collisions(AllowedCollisionMatrix allowed);
   /// Adds an obstacle; throws std::invalid_argument when its name is already used.
@@ -141,6 +145,8 @@ class WorldContext {
   size_t obstacle_slot(int shape, int obstacle);
   /// Makes boxes_ the tight boxes of the last update (hill climbing from the last supports).
   void ensure_tight_boxes();
+  /// Shape s's tight box for the last update, computed on first use.
+  const Aabb& tight_box(size_t s);
   WarmStart* obstacle_warm_start(int shape, int obstacle) {
     return &obstacle_warm_[obstacle_slot(shape, obstacle)];
   }
@@ -148,11 +154,13 @@ class WorldContext {
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
-  std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
-  std::vector<Aabb> loose_boxes_;  ///< each shape's local box carried into the world
-  std::vector<Aabb> local_boxes_;  ///< each shape's tight box in its own frame
-  bool tight_ = false;
-  std::vector<std::array<int, 6>> box_hints_;  ///< hull supports of the last boxes (climbing)
+  std::vector<Aabb> boxes_;                ///< tight boxes, valid when tight_
+  std::vector<Aabb> loose_boxes_;          ///< each shape's local box carried into the world
+  std::vector<Aabb> local_boxes_;          ///< each shape's tight box in its own frame
+  bool tight_ = false;                     ///< every shape's tight box is valid
+  std::vector<std::uint8_t> tight_shape_;  ///< per shape: boxes_[s] is valid
+  std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
+  std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;
   std::vector<PrimitiveHit> obstacle_hits_;         ///< meshes and cells: last nearest primitive
   std::vector<std::uint64_t> obstacle_warm_owner_;  ///< pair key + 1 per slot; 0 = empty

@@ -134,6 +134,14 @@ class RobotModel {
   /// limits (by more than `tolerance`), naming the joint and the value.
   void check_configuration(const Eigen::VectorXd& q, double tolerance = 1e-9) const;
 
+  /// Pose of the root link in the world frame (the SRDF's virtual joint; identity by default):
+  /// forward kinematics starts from it, so link poses, Jacobians and distances are in the world.
+  const Pose& base_pose() const { return base_pose_; }
+  /// Places the root link in the world. Throws ModelError unless `pose` is finite with an
+  /// orthonormal, right-handed rotation (tolerance 1e-6; a rotation off by more than 1e-12 is
+  /// re-orthonormalised).
+  void set_base_pose(const Pose& pose);
+
  private:
   std::string name_;
   std::vector<Link> links_;
@@ -141,6 +149,7 @@ class RobotModel {
   std::vector<CollisionShape> collisions_;
   std::vector<std::string> position_names_;
   int num_positions_ = 0;
+  Pose base_pose_ = Pose::Identity();
 };
 
 /// Per-thread results of the kinematics.
@@ -153,7 +162,7 @@ struct Workspace {
         joint_poses(model.joints().size(), Pose::Identity()) {}
 };
 
-/// Forward kinematics: every link's pose for configuration q (the root at the identity).
+/// Forward kinematics: every link's pose for configuration q (the root at base_pose()).
 /// Validates q (check_configuration) and throws ModelError on bad input.
 void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Workspace& ws);
 

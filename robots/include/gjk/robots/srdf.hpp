@@ -8,6 +8,8 @@
 
 #include <Eigen/Core>
 
+#include <optional>
+
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -36,6 +38,9 @@ struct GroupState {
   /// Values of model joints that have a position of their own (values given for fixed joints,
   /// mimic joints and virtual joints are checked as numbers and then dropped).
   std::vector<std::pair<std::string, double>> joint_values;
+  /// Values of virtual joints, in MoveIt's variable order: planar (x, y, theta), floating
+  /// (x, y, z, qx, qy, qz, qw).
+  std::vector<std::pair<std::string, std::vector<double>>> virtual_joint_values;
 };
 
 /// `<group name>`: links, joints, chains (base, tip) and subgroups, as written.
@@ -94,6 +99,26 @@ std::vector<std::string> group_joints(const RobotModel& model, const Srdf& srdf,
 /// std::invalid_argument for an unknown state (listing the known ones) or a base of wrong size.
 Eigen::VectorXd named_state(const RobotModel& model, const Srdf& srdf, const std::string& state,
                             const Eigen::VectorXd* base = nullptr);
+
+/// The pose a virtual joint's values give its child link in its parent frame: fixed (no values)
+/// identity; planar (x, y, theta) a translation in the xy plane and a turn about z; floating
+/// (x, y, z, qx, qy, qz, qw) a translation and a quaternion (normalised). Throws
+/// std::invalid_argument for a wrong count or a non-finite value.
+Pose virtual_joint_pose(const VirtualJoint& joint, const std::vector<double>& values);
+
+/// The SRDF's virtual joint whose child is the model's root link, or null.
+const VirtualJoint* root_virtual_joint(const RobotModel& model, const Srdf& srdf);
+
+/// The base pose (RobotModel::set_base_pose) a named group state gives the root's virtual joint,
+/// or nothing when the state has no value for it. Throws std::invalid_argument for an unknown
+/// state.
+std::optional<Pose> named_base_pose(const RobotModel& model, const Srdf& srdf,
+                                    const std::string& state);
+
+/// Throws std::invalid_argument when the root's virtual joint cannot reach `pose`: a fixed one
+/// only the identity, a planar one only translations in xy and turns about z (tolerance 1e-9);
+/// a floating one, or none, any pose.
+void check_base_pose(const RobotModel& model, const Srdf& srdf, const Pose& pose);
 
 /// SRDF text for `srdf`: robot name, virtual joints, groups, group states, end effectors,
 /// passive joints and disable_collisions (with reasons). Numbers are written locale-independently
