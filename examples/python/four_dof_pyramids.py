@@ -72,7 +72,7 @@ def run(model: robots.RobotModel, scene: robots.Scene, k: float, dt: float) -> d
         max_error = max(max_error, float(np.linalg.norm(step.end_effector - xd)))
         for pair in inversion.distances():  # every (link shape, pyramid) pair at this q
             if pair.distance < clearance:
-                clearance, closest = pair.distance, (pair.label_a, pair.name_b, t)
+                clearance, closest = pair.distance, (pair.name_a, pair.name_b, t)
         if i == steps:
             break
         q = np.minimum(np.maximum(q + step.qdot * dt, lower), upper)
@@ -96,11 +96,12 @@ def check_against_cpp(program: str, model: robots.RobotModel, scene: robots.Scen
     with tempfile.TemporaryDirectory() as out:
         text = subprocess.run([program, "--no-plots", "-o", out], check=True,
                               capture_output=True, text=True).stdout
-        printed = [float(x) for x in re.findall(r"minimum clearance\s+(-?[0-9.]+) m", text)]
+        printed = re.findall(r"minimum clearance\s+(-?[0-9.]+) m \((\S+) / (\S+),", text)
         assert len(printed) == len(runs), text
-        for r, value in zip(runs, printed):
+        for r, (value, link, obstacle) in zip(runs, printed):
             # Printed with 4 decimals.
-            assert abs(value - r["min_clearance"]) <= 0.5e-4 + 1e-12, (value, r["min_clearance"])
+            assert abs(float(value) - r["min_clearance"]) <= 0.5e-4 + 1e-12, (value, r)
+            assert (link, obstacle) == r["closest"][:2], (link, obstacle, r["closest"])
         for r in runs:
             with open(os.path.join(out, "four_dof_k%g.csv" % r["k"])) as f:
                 rows = list(csv.DictReader(f))

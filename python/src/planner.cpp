@@ -287,18 +287,28 @@ PlannerError (a ValueError) for bad options.)doc")
       .def(
           "distances",
           [](PyInversion& p) {
-            std::lock_guard<std::mutex> lock(p.mutex);
+            // The lock is taken without the GIL: simulate() holds it while its trajectory
+            // callback waits for the GIL.
             std::vector<PairResult> out;
-            for (const rb::PairDistance& d : p.inversion->distances())
-              out.push_back(name_pair(*p.model, p.scene.get(), d, false));
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(p.mutex);
+              for (const rb::PairDistance& d : p.inversion->distances())
+                out.push_back(name_pair(*p.model, p.scene.get(), d, false));
+            }
             return out;
           },
           "Every (shape, obstacle) pair at the last solved configuration (PairDistance list).")
       .def_property_readonly(
           "end_effector_position",
           [](PyInversion& p) {
-            std::lock_guard<std::mutex> lock(p.mutex);
-            return from_vec3(p.inversion->end_effector_position());
+            gjk::Vec3 x;
+            {
+              py::gil_scoped_release release;
+              std::lock_guard<std::mutex> lock(p.mutex);
+              x = p.inversion->end_effector_position();
+            }
+            return from_vec3(x);
           },
           "(3,) end-effector position after the last solve.")
       .def_property_readonly(

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 #include <gjk/analysis/clearance.hpp>
 #include <gjk/robots/allowed_collisions.hpp>
 #include <gjk/robots/distances.hpp>
@@ -324,8 +325,9 @@ kinematics and point Jacobians. Immutable; safe to share between threads. Joint 
 (num_positions,) arrays in position_names order (the URDF's movable, non-mimic joints).)doc")
       .def_static(
           "from_urdf",
-          [](const std::string& path, const std::vector<std::string>& package_dirs,
+          [](const std::filesystem::path& file, const std::vector<std::string>& package_dirs,
              const std::string& meshes, const std::map<std::string, std::string>& link_meshes) {
+            const std::string path = file.string();
             require_file(path, "URDF file");
             rb::UrdfOptions o;
             o.package_dirs = package_dirs;
@@ -391,8 +393,14 @@ ModelError (a ValueError) for a bad URDF or mesh.)doc")
            "Index of a link by name (ModelError when absent).")
       .def("joint_index", &rb::RobotModel::joint_index, arg("name"),
            "Index of a joint by name (ModelError when absent).")
-      .def("shape_label", &gjk::analysis::shape_label, arg("shape"),
-           "'LINK#K': collision shape `shape` as gjk-clearance names it.")
+      .def(
+          "shape_label",
+          [](const rb::RobotModel& r, int shape) {
+            if (shape < 0 || shape >= static_cast<int>(r.collision_shapes().size()))
+              throw py::value_error("shape: index " + std::to_string(shape) + " out of range");
+            return gjk::analysis::shape_label(r, shape);
+          },
+          arg("shape"), "'LINK#K': collision shape `shape` as gjk-clearance names it.")
       .def(
           "check_configuration",
           [](const rb::RobotModel& r, ArrayLike q, double tolerance) {
@@ -550,7 +558,8 @@ An object the robot holds: convex pieces fixed on a link, with the links allowed
 
   m.def(
       "load_scene",
-      [](const std::string& path) {
+      [](const std::filesystem::path& file) {
+        const std::string path = file.string();
         require_file(path, "scene file");
         py::gil_scoped_release release;
         return rb::load_scene(path);
@@ -775,7 +784,8 @@ entry wins over the per-name defaults; symmetric. An empty matrix allows nothing
 
   m.def(
       "load_srdf",
-      [](const std::string& path, const rb::RobotModel& model) {
+      [](const std::filesystem::path& file, const rb::RobotModel& model) {
+        const std::string path = file.string();
         require_file(path, "SRDF file");
         py::gil_scoped_release release;
         return rb::load_srdf(path, model);

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 #include <gjk/analysis/clearance.hpp>
 #include <gjk/mesh.hpp>
 #include <gjk/robots/collision_world.hpp>
@@ -483,8 +484,9 @@ q (or None to reuse the last update()).)doc")
 
   m.def(
       "read_path",
-      [](const std::string& file, const rb::RobotModel& model,
+      [](const std::filesystem::path& path_file, const rb::RobotModel& model,
          const std::map<std::string, double>& fixed) {
+        const std::string file = path_file.string();
         require_file(file, "path file");
         gjk::analysis::PathOptions options;
         for (const auto& [name, value] : fixed) options.fixed.push_back({name, value});

@@ -6,14 +6,23 @@
 // distance, shape, obstacle, self, point on the robot, other point, normal, gradient), the
 // robot_scene_distances() pairs (count, then shape, obstacle, distance and gradient of each),
 // and the point Jacobian (6 x n, row-major) of the last link's origin.
+//   gjk_python_robot_reference URDF SCENE SRDF --time REPEATS
+// instead times update() + closest() (with gradient) of one WorldContext over the joint vectors,
+// REPEATS passes, and prints the best pass's nanoseconds per query and the sum of the distances
+// of that pass (python/bench/robots_overhead.py compares the bindings with it).
 #include <gjk/robots/collision_world.hpp>
 #include <gjk/robots/distances.hpp>
 #include <gjk/robots/srdf.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -41,6 +50,33 @@ int main(int argc, char** argv) {
                : rb::AllowedCollisionMatrix::from_adjacency(model);
   const rb::CollisionWorld world(model, scene, acm);
   rb::WorldContext context(world);
+  if (argc > 5 && std::string(argv[4]) == "--time") {
+    std::vector<Eigen::VectorXd> states;
+    std::string text;
+    while (std::getline(std::cin, text)) {
+      std::istringstream in(text);
+      Eigen::VectorXd q(model.num_positions());
+      for (Eigen::Index i = 0; i < q.size(); ++i) in >> q[i];
+      states.push_back(q);
+    }
+    const int repeats = std::atoi(argv[5]);
+    double best = std::numeric_limits<double>::infinity(), sum = 0.0;
+    for (int r = 0; r < repeats; ++r) {
+      rb::WorldContext fresh(world);  // every pass starts cold, as the Python loop does
+      double s = 0.0;
+      const auto t0 = std::chrono::steady_clock::now();
+      for (const Eigen::VectorXd& q : states) {
+        fresh.update(q);
+        s += fresh.closest().pair.distance;
+      }
+      const double ns =
+          std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+      best = std::min(best, ns / static_cast<double>(states.size()));
+      sum = s;
+    }
+    std::printf("%.1f %.17g\n", best, sum);
+    return 0;
+  }
   std::string line;
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);

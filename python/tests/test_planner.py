@@ -170,19 +170,44 @@ def test_plan_errors(pyramid_world: robots.CollisionWorld) -> None:
 
 
 def test_planning_runs_without_the_gil(pyramid_world: robots.CollisionWorld) -> None:
-    """Two plans from two threads at once, and the main thread keeps running meanwhile."""
+    """An optimizing planner uses its whole time limit in C++; meanwhile the main thread keeps
+    running Python (it could not if the GIL were held), and a second plan runs alongside."""
     results: list[planner.PlanResult] = []
 
-    def work() -> None:
-        results.append(planner.plan(pyramid_world, FOUR_DOF_START, FOUR_DOF_GOAL, time_limit=10.0))
+    def work(name: str, limit: float) -> None:
+        results.append(planner.plan(pyramid_world, FOUR_DOF_START, FOUR_DOF_GOAL, planner=name,
+                                    time_limit=limit))
 
-    threads = [threading.Thread(target=work) for _ in range(2)]
+    threads = [threading.Thread(target=work, args=("rrtstar", 0.5)),
+               threading.Thread(target=work, args=("rrtconnect", 10.0))]
     for t in threads:
         t.start()
     ticks = 0
-    while any(t.is_alive() for t in threads):
+    while threads[0].is_alive():
         ticks += 1
-        threading.Event().wait(0.001)
+        sum(range(100))  # pure Python: needs the GIL
     for t in threads:
         t.join()
+    assert ticks > 1000
     assert len(results) == 2 and all(r.solved for r in results)
+    assert max(r.plan_seconds for r in results) >= 0.45
+
+
+def test_simulate_in_a_thread_while_others_read(four_dof: robots.RobotModel,
+                                                pyramids: robots.Scene) -> None:
+    """simulate() holds the inversion while its Python trajectory runs: another thread reading
+    the same inversion waits for it instead of deadlocking on the GIL."""
+    inv = planner.VelocityInversion(four_dof, pyramids, "end_effector")
+    x0 = four_dof.link_poses(SEED_Q)["end_effector"][:3, 3]
+    done: list[dict] = []
+
+    def run() -> None:
+        done.append(inv.simulate(SEED_Q, lambda t: (x0, np.zeros(3)), dt=1e-3, duration=0.3))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    for _ in range(20):
+        inv.distances()
+        inv.end_effector_position
+    thread.join(timeout=60)
+    assert not thread.is_alive() and done[0]["steps"] == 300

@@ -47,6 +47,8 @@ def test_panda_model(panda: robots.RobotModel) -> None:
         assert c.origin.shape == (4, 4)
         assert 0 <= c.link < 13 and c.attached_object == ""
     assert panda.shape_label(0).endswith("#0")
+    with pytest.raises(ValueError, match="out of range"):
+        panda.shape_label(len(shapes))
     assert "RobotModel('panda'" in repr(panda)
 
 
@@ -60,6 +62,14 @@ def test_link_mesh_representation() -> None:
         robots.RobotModel.from_urdf(FOUR_DOF_URDF, meshes="convex")
     with pytest.raises(robots.ModelError, match="no_such_link"):
         robots.RobotModel.from_urdf(FOUR_DOF_URDF, link_meshes={"no_such_link": "hull"})
+
+
+def test_paths_may_be_pathlib(panda: robots.RobotModel) -> None:
+    import pathlib
+
+    assert robots.RobotModel.from_urdf(pathlib.Path(FOUR_DOF_URDF)).num_positions == 4
+    assert len(robots.load_scene(pathlib.Path(TWO_PYRAMIDS))) == 2
+    assert robots.load_srdf(pathlib.Path(PANDA_SRDF), panda).robot_name == "panda"
 
 
 def test_missing_files_raise_file_not_found(panda: robots.RobotModel) -> None:

@@ -9,6 +9,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import libgjk
 from libgjk import robots
@@ -303,3 +305,30 @@ def test_read_path(panda: robots.RobotModel, tmp_path: "os.PathLike[str]") -> No
         robots.read_path(file, panda, {"no_joint": 0.0})
     with pytest.raises(FileNotFoundError):
         robots.read_path(os.path.join(tmp_path, "missing.csv"), panda)
+
+
+def test_clearance_along_layouts(panda_cell: robots.CollisionWorld) -> None:
+    path = panda_path(40)
+    want = robots.clearance_along(panda_cell, path)["distance"]
+    wide = np.zeros((40, 16))
+    wide[:, ::2] = path  # a strided view: copied, not misread
+    for other in (np.asfortranarray(path), wide[:, ::2], path.tolist(), path.astype(">f8")):
+        assert np.array_equal(robots.clearance_along(panda_cell, other)["distance"], want)
+    with pytest.raises(ValueError, match="numeric"):
+        robots.clearance_along(panda_cell, path.astype(complex))
+    with pytest.raises(ValueError, match=r"\(M, 8\)"):
+        robots.clearance_along(panda_cell, path[0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(0.05, 0.95), min_size=8, max_size=8))
+def test_closest_is_the_minimum_of_all_pairs(panda_cell: robots.CollisionWorld,
+                                             fractions: list[float]) -> None:
+    """Property: closest() (pruned by the broadphase and threshold queries) is the minimum of
+    every checked pair, robot-obstacle and self, that distances() lists, for any q."""
+    lo, hi = panda_cell.model.lower_limits, panda_cell.model.upper_limits
+    q = lo + (hi - lo) * np.array(fractions)
+    c = panda_cell.closest(q, gradient=False)
+    everything = panda_cell.distances(q, self_pairs=True, gradients=False)
+    assert c is not None and c.distance == min(p.distance for p in everything)
+    assert panda_cell.in_collision(q) == (c.distance < 0)
