@@ -53,6 +53,14 @@ def main() -> int:
         best = min(best, (time.perf_counter() - t0) / n * 1e9)
     assert total == cpp_sum, (total, cpp_sum)  # the same queries, bit for bit
 
+    one_call = np.inf
+    for _ in range(3):
+        context = robots.WorldContext(world)
+        t0 = time.perf_counter()
+        result = context.closest_along(path, gradient=True)
+        one_call = min(one_call, (time.perf_counter() - t0) / n * 1e9)
+    assert sum(result["distance"].tolist()) == cpp_sum  # added in order, as the C++ loop does
+
     along = np.inf
     for _ in range(3):
         t0 = time.perf_counter()
@@ -64,6 +72,8 @@ def main() -> int:
     print("|---|---|---|---|")
     print(f"| WorldContext closest(q) loop | {cpp_ns / 1e3:.1f} | {best / 1e3:.1f} | "
           f"{best / cpp_ns:.2f}x |")
+    print(f"| WorldContext closest_along(path) (one call) | {cpp_ns / 1e3:.1f} | "
+          f"{one_call / 1e3:.1f} | {one_call / cpp_ns:.2f}x |")
     print(f"| clearance_along (every pair, 1 thread) | | {along / 1e3:.1f} | |")
     return 0
 

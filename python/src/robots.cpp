@@ -417,6 +417,33 @@ ModelError (a ValueError) for a bad URDF or mesh.)doc")
           "(L, 4, 4) world pose of every link at q, in links order (the root at the identity). "
           "ModelError for q outside the limits.")
       .def(
+          "forward_kinematics_batch",
+          [](const rb::RobotModel& r, ArrayLike qs) {
+            const std::vector<Eigen::VectorXd> rows = to_joint_rows(qs, "qs", r.num_positions());
+            const size_t links = r.links().size();
+            py::array_t<double> out({static_cast<py::ssize_t>(rows.size()),
+                                     static_cast<py::ssize_t>(links), py::ssize_t{4},
+                                     py::ssize_t{4}});
+            double* d = out.mutable_data();
+            {
+              py::gil_scoped_release release;
+              rb::Workspace ws(r);
+              for (size_t i = 0; i < rows.size(); ++i) {
+                rb::forward_kinematics(r, rows[i], ws);
+                for (size_t l = 0; l < links; ++l) {
+                  const Eigen::Matrix4d& m4 = ws.link_poses[l].matrix();
+                  for (int a = 0; a < 4; ++a)
+                    for (int b = 0; b < 4; ++b)
+                      d[(i * links + l) * 16 + static_cast<size_t>(4 * a + b)] = m4(a, b);
+                }
+              }
+            }
+            return out;
+          },
+          arg("qs"),
+          "(M, L, 4, 4) link poses for every row of `qs` ((M, num_positions)), in one call "
+          "without the GIL. ModelError names a row outside the limits.")
+      .def(
           "link_poses",
           [](const rb::RobotModel& r, ArrayLike q) {
             const rb::Workspace ws = kinematics(r, q);

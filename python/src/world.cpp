@@ -150,6 +150,61 @@ py::object distances(PyWorld& w, ContextSlot& s, py::handle q, double cutoff, bo
   return py::cast(std::move(out));
 }
 
+// closest() at every row of `path` with one context (warm starts follow the path), as arrays.
+py::dict closest_along(PyWorld& w, ContextSlot& s, ArrayLike path, double cutoff, bool gradient,
+                       Opt<gjk::QueryOptions> options) {
+  check_not_nan(cutoff, "cutoff");
+  const long n = read(w, [](const rb::CollisionWorld& cw) { return dof(cw); });
+  const std::vector<Eigen::VectorXd> rows = to_joint_rows(path, "path", n);
+  const gjk::QueryOptions o = query_options(options);
+  std::vector<PairResult> out;
+  {
+    py::gil_scoped_release release;
+    std::shared_lock lock(w.mutex);
+    std::lock_guard<std::mutex> guard(s.mutex);
+    if (!s.context || s.generation != w.generation) {
+      s.context = std::make_unique<rb::WorldContext>(*w.world);
+      s.generation = w.generation;
+    }
+    out.reserve(rows.size());
+    for (const Eigen::VectorXd& q : rows) {
+      s.context->update(q);
+      out.push_back(name_pair(*w.world, s.context->closest(cutoff, o, gradient)));
+    }
+  }
+  py::dict d = pairs_as_arrays(out, gradient ? n : -1);
+  // No pair within the cutoff: distance inf, indices -1 (as clearance_along), not the defaults.
+  auto dist = d["distance"].cast<py::array_t<double>>();
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i].pair.shape < 0) dist.mutable_data()[i] = std::numeric_limits<double>::infinity();
+  }
+  return d;
+}
+
+py::array_t<bool> in_collision_along(PyWorld& w, ContextSlot& s, ArrayLike path, double margin,
+                                     Opt<gjk::QueryOptions> options) {
+  check_not_nan(margin, "margin");
+  const long n = read(w, [](const rb::CollisionWorld& cw) { return dof(cw); });
+  const std::vector<Eigen::VectorXd> rows = to_joint_rows(path, "path", n);
+  const gjk::QueryOptions o = query_options(options);
+  py::array_t<bool> out(static_cast<py::ssize_t>(rows.size()));
+  bool* d = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    std::shared_lock lock(w.mutex);
+    std::lock_guard<std::mutex> guard(s.mutex);
+    if (!s.context || s.generation != w.generation) {
+      s.context = std::make_unique<rb::WorldContext>(*w.world);
+      s.generation = w.generation;
+    }
+    for (size_t i = 0; i < rows.size(); ++i) {
+      s.context->update(rows[i]);
+      d[i] = s.context->in_collision(margin, o);
+    }
+  }
+  return out;
+}
+
 // Keeps each state's worst pair (analyse() with wants_pairs() false).
 struct WorstSink : gjk::analysis::AnalysisSink {
   std::vector<gjk::analysis::StateRecord> states;
@@ -418,6 +473,24 @@ Every checked robot-obstacle pair within `cutoff` at q (and self pairs with `sel
 PairDistance, or with `as_arrays` a dict of arrays: distance (N,), shape (N,), other (N,),
 self (N,), point_a/point_b/normal (N, 3), gradient (N, num_positions) when computed,
 status (N,) int8, name_a/name_b lists.)doc")
+      .def(
+          "closest_along",
+          [](PyWorld& w, ArrayLike path, double cutoff, bool gradient, Opt<gjk::QueryOptions> o) {
+            return closest_along(w, w.own, path, cutoff, gradient, o);
+          },
+          arg("path"), arg("cutoff") = inf, arg("gradient") = false, arg("options") = py::none(),
+          R"doc(
+closest(q) at every row of `path` ((M, num_positions)) in one call without the GIL, warm
+started along the path: a dict of arrays as distances(as_arrays=True) gives, one row per state
+(distance inf and shape -1 where nothing is within `cutoff`).)doc")
+      .def(
+          "in_collision_along",
+          [](PyWorld& w, ArrayLike path, double margin, Opt<gjk::QueryOptions> o) {
+            return in_collision_along(w, w.own, path, margin, o);
+          },
+          arg("path"), arg("margin") = 0.0, arg("options") = py::none(),
+          "in_collision(q, margin) at every row of `path` ((M, num_positions)): an (M,) bool "
+          "array, in one call without the GIL.")
       .def("__repr__", [](PyWorld& w) {
         return read(w, [](const rb::CollisionWorld& cw) {
           return "CollisionWorld('" + cw.robot().name() + "', " +
@@ -470,6 +543,20 @@ q (or None to reuse the last update()).)doc")
           arg("q"), arg("cutoff") = inf, arg("self_pairs") = false, arg("gradients") = true,
           arg("as_arrays") = false, arg("options") = py::none(),
           "As CollisionWorld.distances, on this context.")
+      .def(
+          "closest_along",
+          [](PyContext& c, ArrayLike path, double cutoff, bool gradient, Opt<gjk::QueryOptions> o) {
+            return closest_along(*c.world, c.slot, path, cutoff, gradient, o);
+          },
+          arg("path"), arg("cutoff") = inf, arg("gradient") = false, arg("options") = py::none(),
+          "As CollisionWorld.closest_along, on this context.")
+      .def(
+          "in_collision_along",
+          [](PyContext& c, ArrayLike path, double margin, Opt<gjk::QueryOptions> o) {
+            return in_collision_along(*c.world, c.slot, path, margin, o);
+          },
+          arg("path"), arg("margin") = 0.0, arg("options") = py::none(),
+          "As CollisionWorld.in_collision_along, on this context.")
       .def(
           "shape_poses",
           [](PyContext& c) {

@@ -141,6 +141,13 @@ def test_forward_kinematics_by_hand(four_dof: robots.RobotModel) -> None:
     for name, pose in poses.items():
         assert np.array_equal(stacked[four_dof.link_index(name)], pose)
     assert np.array_equal(stacked[0], np.eye(4))
+    qs = np.stack([q, SEED_Q, np.zeros(4)])
+    batch = four_dof.forward_kinematics_batch(qs)
+    assert batch.shape == (3, len(four_dof.links), 4, 4)
+    for k in range(3):
+        assert np.array_equal(batch[k], four_dof.forward_kinematics(qs[k]))
+    with pytest.raises(ValueError, match=r"qs: expected an array of shape \(M, 4\)"):
+        four_dof.forward_kinematics_batch(q)
     cp = four_dof.collision_poses(q)
     assert cp.shape == (len(four_dof.collision_shapes), 4, 4)
 

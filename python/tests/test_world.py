@@ -332,3 +332,29 @@ def test_closest_is_the_minimum_of_all_pairs(panda_cell: robots.CollisionWorld,
     everything = panda_cell.distances(q, self_pairs=True, gradients=False)
     assert c is not None and c.distance == min(p.distance for p in everything)
     assert panda_cell.in_collision(q) == (c.distance < 0)
+
+
+def test_along_calls_equal_the_single_calls(panda_cell: robots.CollisionWorld) -> None:
+    path = panda_path(30)
+    context = robots.WorldContext(panda_cell)
+    single = [context.closest(q, gradient=True) for q in path]
+    along = robots.WorldContext(panda_cell).closest_along(path, gradient=True)
+    assert np.array_equal(along["distance"], [c.distance for c in single])  # same warm starts
+    assert np.array_equal(along["gradient"], np.stack([c.gradient for c in single]))
+    assert np.array_equal(along["point_a"], np.stack([c.point_a for c in single]))
+    assert along["name_b"] == [c.name_b for c in single]
+    assert "gradient" not in panda_cell.closest_along(path)
+    flags = panda_cell.in_collision_along(path, margin=0.02)
+    assert flags.dtype == np.bool_ and flags.shape == (30,)
+    assert list(flags) == [panda_cell.in_collision(q, margin=0.02) for q in path]
+    assert list(robots.WorldContext(panda_cell).in_collision_along(path)) == \
+        [c.distance < 0 for c in single]
+    none = panda_cell.closest_along(path, cutoff=1e-9)
+    free = none["shape"] == -1
+    assert free.any() and np.all(np.isinf(none["distance"][free]))
+    with pytest.raises(ValueError, match=r"\(M, 8\)"):
+        panda_cell.closest_along(path[:, :7])
+    bad = path.copy()
+    bad[3, 3] = 1.0
+    with pytest.raises(robots.ModelError, match="panda_joint4"):
+        panda_cell.in_collision_along(bad)
