@@ -68,7 +68,12 @@ import numpy as np, libgjk
 assert libgjk.__file__.startswith("'"$prefix"'"), libgjk.__file__
 d = libgjk.distance(libgjk.Box([1, 1, 1]), np.eye(4), libgjk.Sphere(0.5), libgjk.pose([3, 0, 0]))
 assert d.distance == 1.5, d
-print("  libgjk", libgjk.__version__, "from", libgjk.__file__, "distance", d.distance)')
+print("  libgjk", libgjk.__version__, "from", libgjk.__file__, "distance", d.distance)
+from libgjk import planner, robots
+panda = robots.RobotModel.from_urdf("'"$panda"'")
+world = robots.CollisionWorld(panda, robots.load_scene("'"$prefix"'/share/libgjk/robots/scenes/panda_boxes.yaml"))
+q = (panda.lower_limits + panda.upper_limits) / 2
+print("  libgjk.robots:", panda, "closest", world.closest(q).label_a, "/", world.closest(q).name_b)')
 
   step "pkg-config libgjk"
   cat >"$work/pc.cpp" <<'CPP'

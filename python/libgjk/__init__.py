@@ -5,6 +5,10 @@ Poses are 4x4 homogeneous NumPy arrays (any numeric dtype, copied to float64; la
 arrays; the batch calls return dicts of arrays. The engine runs without the GIL, so Python
 threads querying at once run in parallel.
 
+Submodules: ``libgjk.robots`` (URDF models, kinematics, scenes, robot distances with
+gradients, SRDF, the collision world, clearance along paths), ``libgjk.planner`` (velocity
+inversion, OMPL planning, certified motions) and ``libgjk.planar`` (the 2D engine).
+
     >>> import libgjk, numpy as np
     >>> r = libgjk.distance(libgjk.Box([1, 1, 1]), np.eye(4),
     ...                     libgjk.Sphere(0.5), libgjk.pose([3, 0, 0]))
@@ -14,7 +18,7 @@ threads querying at once run in parallel.
 
 from __future__ import annotations
 
-from . import _core, planar
+from . import _core, planar, planner, robots
 from ._core import (
     BoxSet,
     Capsule,
@@ -95,9 +99,11 @@ __all__ = [
     "inflated",
     "penetration",
     "planar",
+    "planner",
     "pose",
     "pose_from_xyz",
     "pose_rpy",
+    "robots",
     "rotation_xyz",
     "signed_distance",
     "signed_distance_batch",

@@ -9,6 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from . import planar as planar
+from . import planner as planner
+from . import robots as robots
 
 ArrayLike = npt.ArrayLike
 F64 = npt.NDArray[np.float64]

@@ -3,6 +3,7 @@
 
 #include <pybind11/pybind11.h>
 #include <gjk/results.hpp>
+#include <gjk/shapes.hpp>
 
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ void bind_enums(py::module_& m);
 void bind_engine(py::module_& m);
 void bind_planar(py::module_& m);
 void bind_gjk_epa(py::module_& m);
+
+/// `s` as an object of its Python class (Sphere, Box, ... with its inflation), a copy.
+py::object typed_shape(const gjk::Shape& s);
 
 /// Status value as the Python enum member.
 inline py::object to_py(gjk::Status s) {

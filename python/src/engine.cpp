@@ -55,6 +55,16 @@ py::object geometry_object(const gjk::Shape& s) {
       s.geometry);
 }
 
+}  // namespace
+
+py::object typed_shape(const gjk::Shape& s) {
+  py::object g = geometry_object(s);
+  g.cast<gjk::Shape&>().inflation = s.inflation;  // a fresh copy: setting its inflation is safe
+  return g;
+}
+
+namespace {
+
 std::string fmt(double v) {
   std::ostringstream s;
   s.precision(17);

@@ -1,5 +1,6 @@
 // libgjk._core: the pybind11 extension behind the Python package libgjk (issue 12).
 #include "bindings.hpp"
+#include "robots_common.hpp"
 
 #include <gjk/version.hpp>
 
@@ -70,4 +71,11 @@ PYBIND11_MODULE(_core, m) {
   py::module_ planar = m.def_submodule("planar", "The 2D barycode GJK engine (seed 001).");
   gjk_python::bind_planar(planar);
   gjk_python::bind_gjk_epa(m);
+  py::module_ robots = m.def_submodule(
+      "robots", "URDF robots, kinematics, scenes, robot distances, SRDF and the collision world.");
+  gjk_python::bind_robots(robots);
+  gjk_python::bind_world(robots);
+  py::module_ planner = m.def_submodule(
+      "planner", "Velocity inversion (seed 002 eq. 6), OMPL planning, certified motion checks.");
+  gjk_python::bind_planner(planner);
 }

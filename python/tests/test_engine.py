@@ -253,7 +253,7 @@ def test_bounding_box() -> None:
 def test_docstrings_everywhere() -> None:
     import inspect
 
-    for mod in (libgjk._core, libgjk._core.planar):
+    for mod in (libgjk._core, libgjk._core.planar, libgjk._core.robots, libgjk._core.planner):
         for name, obj in vars(mod).items():
             if name.startswith("_") or not callable(obj):
                 continue
@@ -269,8 +269,14 @@ def test_stub_lists_every_binding() -> None:
     import ast
     from pathlib import Path
 
-    for module, stub in ((libgjk._core, "_core.pyi"), (libgjk._core.planar, "planar.pyi")):
+    submodules = {"planar", "robots", "planner"}
+    for module, stub in (
+        (libgjk._core, "_core.pyi"),
+        (libgjk._core.planar, "planar.pyi"),
+        (libgjk._core.robots, "robots.pyi"),
+        (libgjk._core.planner, "planner.pyi"),
+    ):
         tree = ast.parse((Path(libgjk.__file__).parent / stub).read_text())
         stubbed = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
-        public = {n for n in dir(module) if not n.startswith("_") and n != "planar"}
+        public = {n for n in dir(module) if not n.startswith("_") and n not in submodules}
         assert public == stubbed, (stub, public ^ stubbed)
