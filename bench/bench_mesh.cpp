@@ -15,6 +15,8 @@
 #include "bench.hpp"
 #include "peers.hpp"
 
+#include "gjk/mesh_pair.hpp"
+
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <fcl/geometry/bvh/BVH_model.h>
@@ -514,6 +516,182 @@ void check_rows(const std::string& target, const std::vector<Convex>& shapes,
   }
 }
 
+// ---- Mesh against mesh, mesh against cells --------------------------------------------------
+//
+// A Panda link mesh (a robot link kept exact instead of its hull) moving near a static target:
+// the shelf of the Panda cell (robots/scenes/meshes/shelf.stl, 96 triangles), the 9800-triangle
+// terrain, and the octree cells. libgjk: gjk::distance / gjk::collide of gjk/mesh_pair.hpp;
+// FCL: fcl::distance / fcl::collide on BVHModel<OBBRSSd> x BVHModel<OBBRSSd> (or x OcTree), the
+// same requests as above. FCL's mesh-mesh traversal does its own triangle-triangle tests (no GJK
+// solver is involved), so there is one FCL row per query.
+
+struct LinkCase {
+  std::string name;
+  const MeshCase* link;  ///< the moving mesh
+  const gjk::TriangleMesh* target_mesh = nullptr;
+  const gjk::BoxSet* target_cells = nullptr;
+  const fcl::CollisionGeometryd* target_fcl;
+  std::vector<Pose> poses;  ///< of the link; the target sits at the identity
+};
+
+std::unique_ptr<MeshCase> load_case(const std::string& name, const std::string& path,
+                                    std::uint64_t seed) {
+  std::vector<Vec3> v;
+  Triangles t;
+  load_triangles(path, v, t);
+  return make_mesh_case(name, std::move(v), std::move(t), seed);
+}
+
+/// The link's box centre at each of `anchors` (poses near the target's surface or cells).
+std::vector<Pose> link_poses(const MeshCase& link, std::vector<Pose> anchors) {
+  const Vec3 centre = link.mesh.local_bounds().center();
+  for (Pose& p : anchors) p.translation() -= p.linear() * centre;
+  return anchors;
+}
+
+const std::vector<LinkCase>& link_cases() {
+  static const auto cases = [] {
+    static const auto link1 =
+        load_case("panda_link1",
+                  std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/meshes/collision/link1.stl",
+                  kSeedMesh + 30);
+    static const auto hand = load_case(
+        "panda_hand", std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/meshes/collision/hand.stl",
+        kSeedMesh + 31);
+    static const auto shelf =
+        load_case("shelf", std::string(GJK_ROBOT_SCENES_DIR) + "/meshes/shelf.stl", kSeedMesh + 32);
+    const MeshCase& terrain = *mesh_cases()[2];
+    const CellCase& cells = cell_case();
+    std::vector<LinkCase> out;
+    out.push_back({"panda_link1_vs_shelf", link1.get(), &shelf->mesh, nullptr, shelf->fcl.get(),
+                   link_poses(*link1, shelf->poses)});
+    out.push_back({"panda_hand_vs_terrain", hand.get(), &terrain.mesh, nullptr, terrain.fcl.get(),
+                   link_poses(*hand, terrain.poses)});
+    out.push_back({"panda_hand_vs_octree", hand.get(), nullptr, &cells.cells, cells.fcl.get(),
+                   link_poses(*hand, cells.poses)});
+    return out;
+  }();
+  return cases;
+}
+
+double link_gjk_distance(const LinkCase& c, const Pose& pose) {
+  return c.target_mesh != nullptr
+             ? gjk::distance(c.link->mesh, pose, *c.target_mesh, Pose::Identity()).distance
+             : gjk::distance(c.link->mesh, pose, *c.target_cells, Pose::Identity()).distance;
+}
+double link_gjk_collide(const LinkCase& c, const Pose& pose) {
+  const bool hit =
+      c.target_mesh != nullptr
+          ? gjk::collide(c.link->mesh, pose, *c.target_mesh, Pose::Identity()).collision
+          : gjk::collide(c.link->mesh, pose, *c.target_cells, Pose::Identity()).collision;
+  return hit ? 1.0 : 0.0;
+}
+double link_fcl_distance(const LinkCase& c, const Pose& pose) {
+  fcl::DistanceRequestd request(true);  // enable_nearest_points, as libgjk always returns them
+  fcl::DistanceResultd result;
+  fcl::distance(c.link->fcl.get(), pose, c.target_fcl, fcl::Transform3d::Identity(), request,
+                result);
+  return std::max(0.0, result.min_distance);
+}
+double link_fcl_collide(const LinkCase& c, const Pose& pose) {
+  fcl::CollisionRequestd request;
+  fcl::CollisionResultd result;
+  return fcl::collide(c.link->fcl.get(), pose, c.target_fcl, fcl::Transform3d::Identity(), request,
+                      result) > 0
+             ? 1.0
+             : 0.0;
+}
+
+struct LinkRow {
+  const char* engine;
+  Query query;
+  double (*answer)(const LinkCase&, const Pose&);
+};
+constexpr LinkRow kLinkRows[] = {{"libgjk", Query::Distance, link_gjk_distance},
+                                 {"fcl", Query::Distance, link_fcl_distance},
+                                 {"libgjk", Query::Collide, link_gjk_collide},
+                                 {"fcl", Query::Collide, link_fcl_collide}};
+
+/// Brute force over every pair of primitives with the convex engine (one flat polytope per
+/// triangle, one box per cell). Pairs whose bounding spheres are farther apart than the best so
+/// far are skipped: the gap of the spheres is a lower bound on the pair's distance, so the
+/// minimum is unchanged (exact), and the 2-million-pair terrain case stays affordable.
+double link_brute_force(const LinkCase& c, const Pose& pose) {
+  struct Primitive {
+    gjk::Shape shape;
+    Pose pose;
+    Vec3 centre;
+    double radius;
+  };
+  const auto spheres = [](const std::vector<Vec3>& points) {
+    Vec3 centre = Vec3::Zero();
+    for (const Vec3& p : points) centre += p;
+    centre /= static_cast<double>(points.size());
+    double radius = 0.0;
+    for (const Vec3& p : points) radius = std::max(radius, (p - centre).norm());
+    return std::make_pair(centre, radius);
+  };
+  std::vector<Primitive> a, b;
+  const auto& va = c.link->mesh.vertices();
+  for (size_t i = 0; i < c.link->triangles.size(); ++i) {
+    const auto& t = c.link->mesh.triangles()[i];
+    const auto cr = spheres({pose * va[t[0]], pose * va[t[1]], pose * va[t[2]]});
+    a.push_back({c.link->triangles[i], pose, cr.first, cr.second});
+  }
+  if (c.target_mesh != nullptr) {
+    const auto& vb = c.target_mesh->vertices();
+    for (const auto& t : c.target_mesh->triangles()) {
+      const auto cr = spheres({vb[t[0]], vb[t[1]], vb[t[2]]});
+      b.push_back({gjk::ConvexPolytope::from_hull_vertices({vb[t[0]], vb[t[1]], vb[t[2]]}),
+                   Pose::Identity(), cr.first, cr.second});
+    }
+  } else {
+    for (size_t k = 0; k < c.target_cells->centres().size(); ++k) {
+      Pose at = Pose::Identity();
+      at.translation() = c.target_cells->centres()[k];
+      b.push_back({gjk::Box{c.target_cells->half_extents()[k]}, at, at.translation(),
+                   c.target_cells->half_extents()[k].norm()});
+    }
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (const Primitive& p : a)
+    for (const Primitive& q : b) {
+      if ((p.centre - q.centre).norm() - p.radius - q.radius >= best) continue;
+      best = std::min(best, gjk::distance(p.shape, p.pose, q.shape, q.pose).distance);
+    }
+  return best;
+}
+
+void check_link_cases() {
+  std::printf(
+      "\n## Mesh against mesh and against cells: agreement with brute force over every pair\n\n"
+      "| case | query | engine | poses | touching | within 0.05 m | max abs error | "
+      "off (> 1e-6 m / wrong) |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+  for (const LinkCase& c : link_cases()) {
+    std::vector<double> exact;
+    int touching = 0, near = 0;
+    for (const Pose& p : c.poses) {
+      exact.push_back(link_brute_force(c, p));
+      touching += exact.back() <= 0.0 ? 1 : 0;
+      near += exact.back() > 0.0 && exact.back() < 0.05 ? 1 : 0;
+    }
+    for (const LinkRow& row : kLinkRows) {
+      double max_error = 0.0;
+      int off = 0;
+      for (size_t i = 0; i < c.poses.size(); ++i) {
+        const double a = row.answer(c, c.poses[i]);
+        const double e = row.query == Query::Distance ? std::abs(a - exact[i])
+                                                      : std::abs(a - (exact[i] <= 0.0 ? 1.0 : 0.0));
+        max_error = std::max(max_error, e);
+        off += e > (row.query == Query::Distance ? 1e-6 : 0.0) ? 1 : 0;
+      }
+      std::printf("| %s | %s | %s | %zu | %d | %d | %.3g | %d |\n", c.name.c_str(),
+                  to_string(row.query), row.engine, c.poses.size(), touching, near, max_error, off);
+      std::fflush(stdout);
+    }
+  }
+}
+
 }  // namespace
 
 void register_mesh() {
@@ -540,6 +718,23 @@ void register_mesh() {
             const CellCase& c = cell_case();
             time_row(state, rows(c.cells, c.fcl.get())[r], cell_shapes()[k], c.poses);
           });
+  static const char* const link_case_names[] = {"panda_link1_vs_shelf", "panda_hand_vs_terrain",
+                                                "panda_hand_vs_octree"};
+  for (size_t m = 0; m < 3; ++m)
+    for (size_t r = 0; r < 4; ++r)
+      benchmark::RegisterBenchmark((std::string("meshpair/") + link_case_names[m] + "/" +
+                                    to_string(kLinkRows[r].query) + "/" + kLinkRows[r].engine)
+                                       .c_str(),
+                                   [m, r](benchmark::State& state) {
+                                     const LinkCase& c = link_cases()[m];
+                                     double sink = 0.0;
+                                     for (auto _ : state) {
+                                       for (const Pose& p : c.poses)
+                                         sink += kLinkRows[r].answer(c, p);
+                                       benchmark::DoNotOptimize(sink);
+                                     }
+                                     set_per_query_counters(state, c.poses.size());
+                                   });
 }
 
 void check_mesh() {
@@ -569,6 +764,7 @@ void check_mesh() {
              [&](const Vec3& p, size_t i) {
                return point_box(p, c.cells.centres()[i], c.cells.half_extents()[i]);
              });
+  check_link_cases();
 }
 
 }  // namespace bench

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Markdown table of the mesh/octree benchmarks (docs/benchmarks.md, issue 17 item 9): median
 time per query of libgjk and FCL (GST_LIBCCD, GST_INDEP) from gjk_bench's JSON output, the
-ratios FCL / libgjk, and libgjk's agreement column from `gjk_bench --check --sections=mesh`.
+ratios FCL / libgjk, and libgjk's agreement column from `gjk_bench --check --sections=mesh`;
+then the mesh-vs-mesh and mesh-vs-cells rows (`meshpair/...`, one FCL row each).
 
     python3 bench/mesh_table.py mesh.json check.txt
 """
@@ -40,7 +41,7 @@ def main() -> int:
           "| libgjk max err (off) |")
     print("|---|---|---:|---:|---:|---:|---:|---|")
     for name, mine in times.items():
-        if not name.endswith("/libgjk"):
+        if not name.endswith("/libgjk") or name.startswith("meshpair/"):
             continue
         base = name[: -len("/libgjk")]
         ccd, indep = times.get(base + "/fcl-ccd"), times.get(base + "/fcl-indep")
@@ -52,6 +53,17 @@ def main() -> int:
                     if t.startswith(target.split("_")[0]) and s == shape and q == query), "")
         print(f"| {target} {shape} | {query} | {mine * 1e9:,.0f} | {ccd * 1e9:,.0f} | "
               f"{indep * 1e9:,.0f} | {ratio(ccd)} | {ratio(indep)} | {err} |")
+    pairs = [(n, t) for n, t in times.items() if n.startswith("meshpair/") and n.endswith("/libgjk")]
+    if pairs:
+        print()
+        print("| case | query | libgjk ns | FCL ns | FCL / libgjk |")
+        print("|---|---|---:|---:|---:|")
+        for name, mine in pairs:
+            _, case, query, _ = name.split("/")
+            fcl = times.get(name[: -len("/libgjk")] + "/fcl")
+            ratio = f"{fcl / mine:.2f}" + (" **< 2**" if fcl / mine < 2 else "") if fcl else ""
+            fcl_ns = f"{fcl * 1e9:,.0f}" if fcl else ""
+            print(f"| {case} | {query} | {mine * 1e9:,.0f} | {fcl_ns} | {ratio} |")
     return 0
 
 

@@ -5,6 +5,7 @@
 #include "gjk/broadphase.hpp"
 #include "gjk/gjk_epa.hpp"
 #include "gjk/mesh.hpp"
+#include "gjk/mesh_pair.hpp"
 #include "gjk/planar.hpp"
 #include "gjk/queries.hpp"
 #include "gjk/results.hpp"
