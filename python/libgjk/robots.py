@@ -31,11 +31,13 @@ Srdf = _robots.Srdf
 SrdfError = _robots.SrdfError
 WorldContext = _robots.WorldContext
 acm_from_srdf = _robots.acm_from_srdf
+check_base_pose = _robots.check_base_pose
 clearance_along = _robots.clearance_along
 group_joints = _robots.group_joints
 load_scene = _robots.load_scene
 load_srdf = _robots.load_srdf
 minimum_distance = _robots.minimum_distance
+named_base_pose = _robots.named_base_pose
 named_state = _robots.named_state
 parse_scene = _robots.parse_scene
 parse_srdf = _robots.parse_srdf
@@ -62,11 +64,13 @@ __all__ = [
     "SrdfError",
     "WorldContext",
     "acm_from_srdf",
+    "check_base_pose",
     "clearance_along",
     "group_joints",
     "load_scene",
     "load_srdf",
     "minimum_distance",
+    "named_base_pose",
     "named_state",
     "parse_scene",
     "parse_srdf",

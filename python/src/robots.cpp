@@ -401,6 +401,12 @@ ModelError (a ValueError) for a bad URDF or mesh.)doc")
             return gjk::analysis::shape_label(r, shape);
           },
           arg("shape"), "'LINK#K': collision shape `shape` as gjk-clearance names it.")
+      .def_property(
+          "base_pose", [](const rb::RobotModel& r) { return from_pose(r.base_pose()); },
+          [](rb::RobotModel& r, py::handle pose) { r.set_base_pose(to_pose(pose, "base_pose")); },
+          "(4, 4) pose of the root link in the world (the SRDF's virtual joint; identity by "
+          "default). Setting it checks the rotation (ModelError); worlds built from this model "
+          "before keep their copy (use CollisionWorld.set_base_pose).")
       .def(
           "check_configuration",
           [](const rb::RobotModel& r, ArrayLike q, double tolerance) {
@@ -838,6 +844,24 @@ entry wins over the per-name defaults; symmetric. An empty matrix allows nothing
       },
       arg("model"), arg("srdf"), arg("state"), arg("base") = py::none(),
       "q with the SRDF group state's values, the other entries from `base` (or 0).");
+  m.def(
+      "named_base_pose",
+      [](const rb::RobotModel& model, const rb::Srdf& srdf, const std::string& state) -> py::object {
+        const std::optional<gjk::Pose> pose = rb::named_base_pose(model, srdf, state);
+        if (!pose) return py::none();
+        return from_pose(*pose);
+      },
+      arg("model"), arg("srdf"), arg("state"),
+      "(4, 4) base pose a group state gives the root's planar (x y theta) or floating "
+      "(x y z qx qy qz qw) virtual joint, or None when it gives none.");
+  m.def(
+      "check_base_pose",
+      [](const rb::RobotModel& model, const rb::Srdf& srdf, py::handle pose) {
+        rb::check_base_pose(model, srdf, to_pose(pose, "pose"));
+      },
+      arg("model"), arg("srdf"), arg("pose"),
+      "ValueError when the root's virtual joint cannot reach `pose` (fixed: identity only; "
+      "planar: xy and yaw only).");
 }
 
 }  // namespace gjk_python

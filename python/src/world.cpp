@@ -390,6 +390,21 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           },
           arg("shape"), "The name the matrix knows a robot shape by: its link or attached object.")
       .def(
+          "set_base_pose",
+          [](PyWorld& w, py::handle pose) {
+            const gjk::Pose p = to_pose(pose, "pose");
+            edit(w, [&](rb::CollisionWorld& cw) { cw.set_base_pose(p); });
+          },
+          arg("pose"),
+          "Places the robot's root link in the world (the SRDF's virtual joint); ModelError for a "
+          "pose that is not a rotation and translation.")
+      .def_property_readonly(
+          "base_pose",
+          [](PyWorld& w) {
+            return read(w, [](const rb::CollisionWorld& cw) { return from_pose(cw.robot().base_pose()); });
+          },
+          "(4, 4) pose of the robot's root link in the world.")
+      .def(
           "set_allowed_collisions",
           [](PyWorld& w, rb::AllowedCollisionMatrix acm) {
             edit(w, [&](rb::CollisionWorld& cw) { cw.set_allowed_collisions(std::move(acm)); });

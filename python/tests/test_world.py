@@ -358,3 +358,50 @@ def test_along_calls_equal_the_single_calls(panda_cell: robots.CollisionWorld) -
     bad[3, 3] = 1.0
     with pytest.raises(robots.ModelError, match="panda_joint4"):
         panda_cell.in_collision_along(bad)
+
+
+def test_base_pose_moves_the_robot_like_the_inverse_moves_the_obstacles(
+    panda: robots.RobotModel,
+) -> None:
+    """A robot at T among obstacles equals the robot at the origin among obstacles moved by T^-1."""
+    base = libgjk.pose_rpy([0.4, -0.2, 0.1], [0.0, 0.0, 0.7])
+    ball_pose = libgjk.pose([0.8, 0.3, 0.6])
+    moved_robot = robots.CollisionWorld(panda)
+    moved_robot.add_obstacle("ball", libgjk.Sphere(0.1), ball_pose)
+    moved_robot.set_base_pose(base)
+    assert np.array_equal(moved_robot.base_pose, base)
+    moved_ball = robots.CollisionWorld(panda)
+    moved_ball.add_obstacle("ball", libgjk.Sphere(0.1), np.linalg.inv(base) @ ball_pose)
+    a = moved_robot.distances(PANDA_READY, as_arrays=True)
+    b = moved_ball.distances(PANDA_READY, as_arrays=True)
+    assert np.allclose(a["distance"], b["distance"], atol=1e-9)
+    # The model's own base pose: forward kinematics starts from it.
+    placed = robots.RobotModel.from_urdf(PANDA_URDF)
+    placed.base_pose = base
+    assert np.allclose(
+        placed.forward_kinematics(PANDA_READY), base @ panda.forward_kinematics(PANDA_READY)
+    )
+    bad = np.eye(4)
+    bad[0, 0] = 2.0
+    with pytest.raises(ValueError, match="not a rotation"):
+        placed.base_pose = bad
+    with pytest.raises(ValueError):
+        moved_robot.set_base_pose(np.full((4, 4), np.nan))
+
+
+def test_srdf_virtual_joints(panda: robots.RobotModel) -> None:
+    srdf = robots.parse_srdf(
+        '<robot name="panda"><virtual_joint name="v" type="planar" parent_frame="world"'
+        ' child_link="panda_link0"/><group name="arm"><joint name="panda_joint1"/></group>'
+        '<group_state name="parked" group="arm"><joint name="v" value="1 2 0.5"/>'
+        '<joint name="panda_joint1" value="0.1"/></group_state></robot>',
+        panda,
+    )
+    pose = robots.named_base_pose(panda, srdf, "parked")
+    assert pose is not None
+    assert np.allclose(pose, libgjk.pose_rpy([1, 2, 0], [0, 0, 0.5]), atol=1e-15)
+    robots.check_base_pose(panda, srdf, pose)
+    with pytest.raises(ValueError, match="is planar"):
+        robots.check_base_pose(panda, srdf, libgjk.pose([0, 0, 1]))
+    moveit = robots.load_srdf(PANDA_SRDF, panda)
+    assert robots.named_base_pose(panda, moveit, "ready") is None
