@@ -846,7 +846,8 @@ entry wins over the per-name defaults; symmetric. An empty matrix allows nothing
       "q with the SRDF group state's values, the other entries from `base` (or 0).");
   m.def(
       "named_base_pose",
-      [](const rb::RobotModel& model, const rb::Srdf& srdf, const std::string& state) -> py::object {
+      [](const rb::RobotModel& model, const rb::Srdf& srdf,
+         const std::string& state) -> py::object {
         const std::optional<gjk::Pose> pose = rb::named_base_pose(model, srdf, state);
         if (!pose) return py::none();
         return from_pose(*pose);

@@ -401,7 +401,8 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
       .def_property_readonly(
           "base_pose",
           [](PyWorld& w) {
-            return read(w, [](const rb::CollisionWorld& cw) { return from_pose(cw.robot().base_pose()); });
+            return read(
+                w, [](const rb::CollisionWorld& cw) { return from_pose(cw.robot().base_pose()); });
           },
           "(4, 4) pose of the robot's root link in the world.")
       .def(

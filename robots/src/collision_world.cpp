@@ -42,6 +42,17 @@ void set_pair(ClosestPair& p, const SignedDistanceResult& r, int shape, int othe
   p.pair.status = r.status;
 }
 
+/// A lower bound on the signed distance between anything inside `a` and anything inside `b`:
+/// the gap between the boxes, or, when they overlap, minus the shortest axis-aligned move that
+/// separates the boxes (it separates the bodies inside too, so no penetration depth is larger).
+double signed_box_bound(const Aabb& a, const Aabb& b) {
+  const double gap = gjk::distance(a, b);
+  if (gap > 0.0) return gap;
+  // Along each axis, move a up past b's top or down past b's bottom, whichever is shorter.
+  const Vec3 up = b.max() - a.min(), down = a.max() - b.min();
+  return -up.cwiseMin(down).minCoeff();
+}
+
 Aabb grown(Aabb box, double margin) {
   if (margin > 0.0) {
     box.min().array() -= margin;
@@ -213,8 +224,11 @@ void CollisionWorld::rebuild() {
         obstacle_checked_[s * obstacles + o] = 0;
   std::vector<std::pair<Aabb, int>> boxes;
   boxes.reserve(obstacles);
-  for (size_t o = 0; o < obstacles; ++o)
-    boxes.emplace_back(obstacle_box(scene_.obstacles[o]), static_cast<int>(o));
+  obstacle_boxes_.clear();
+  for (size_t o = 0; o < obstacles; ++o) {
+    obstacle_boxes_.push_back(obstacle_box(scene_.obstacles[o]));
+    boxes.emplace_back(obstacle_boxes_.back(), static_cast<int>(o));
+  }
   tree_.build(boxes);  // balanced at once: the world changes rarely, queries are many
 }
 
@@ -351,6 +365,11 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     const auto s = static_cast<size_t>(shape);
     world_->obstacle_tree().nearest(tight_box(s), bound(), [&](int o, double box_gap) {
       if (!world_->checked(static_cast<int>(s), o) || box_gap >= bound()) return bound();
+      // Once the best pair overlaps, a pair whose boxes overlap less cannot be deeper.
+      if (best.pair.distance < 0.0 &&
+          signed_box_bound(boxes_[s], world_->obstacle_boxes()[static_cast<size_t>(o)]) >=
+              best.pair.distance)
+        return bound();
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
       if (obstacle.kind() != ObstacleKind::Convex) {
         // Meshes and cells prune their own hierarchy by the best so far (+inf: nothing nearer).
@@ -374,7 +393,7 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     const auto [a, b] = world_->self_pairs()[i];
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
     if (gjk::distance(loose_boxes_[ua], loose_boxes_[ub]) >= bound() ||
-        gjk::distance(tight_box(ua), tight_box(ub)) >= bound())
+        signed_box_bound(tight_box(ua), tight_box(ub)) >= best.pair.distance)
       continue;
     if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
         !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], best.pair.distance,

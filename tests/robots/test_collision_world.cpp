@@ -34,8 +34,8 @@ Eigen::VectorXd random_q(const RobotModel& model, std::mt19937& rng) {
 }
 
 /// Small random boxes, spheres and capsules in a 2 m cube around the arm.
-Scene random_obstacles(std::mt19937& rng, int count) {
-  std::uniform_real_distribution<double> pos(-1.0, 1.0), size(0.01, 0.08), angle(-3.0, 3.0);
+Scene random_obstacles(std::mt19937& rng, int count, double max_size = 0.08) {
+  std::uniform_real_distribution<double> pos(-1.0, 1.0), size(0.01, max_size), angle(-3.0, 3.0);
   Scene scene;
   for (int i = 0; i < count; ++i) {
     Obstacle o;
@@ -91,6 +91,26 @@ TEST(CollisionWorld, ClosestAndInCollisionEqualBruteForceOverEveryPair) {
             << count << " obstacles, trial " << trial << ", margin " << margin << ", minimum "
             << expected;
     }
+  }
+}
+
+// Deep overlaps (obstacles up to 0.4 m across, robot links inside them, self overlaps): the
+// deepest pair is found however the boxes nest (a box inside another along an axis needs a
+// longer move to separate than the overlap of the two intervals).
+TEST(CollisionWorld, DeepestPenetrationEqualsBruteForce) {
+  std::mt19937 rng(29);
+  for (const int count : {5, 50, 500}) {
+    CollisionWorld world(panda(), random_obstacles(rng, count, 0.4));
+    WorldContext ctx(world);
+    int colliding = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      ctx.update(random_q(world.robot(), rng));
+      const double expected = brute_force_minimum(world, ctx);
+      colliding += expected < 0.0;
+      ASSERT_NEAR(ctx.closest().pair.distance, expected, 1e-9)
+          << count << " obstacles, trial " << trial;
+    }
+    EXPECT_GT(colliding, 10) << count << " obstacles";
   }
 }
 

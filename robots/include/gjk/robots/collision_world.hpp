@@ -87,6 +87,8 @@ class CollisionWorld {
   const std::string& part_name(int shape) const;
   /// The broadphase over the obstacles (user ids are obstacle indices).
   const AabbTree& obstacle_tree() const { return tree_; }
+  /// World box of each obstacle (the tree's leaves), by obstacle index.
+  const std::vector<Aabb>& obstacle_boxes() const { return obstacle_boxes_; }
 
  private:
   void rebuild();
@@ -98,6 +100,7 @@ class CollisionWorld {
   std::vector<std::pair<int, int>> self_pairs_;
   std::vector<std::uint8_t> obstacle_checked_;  ///< shape-major
   AabbTree tree_;
+  std::vector<Aabb> obstacle_boxes_;
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
