@@ -2,8 +2,9 @@
 // virtual joint), shared by gjk-plan and gjk-clearance so both read a path in the same frame.
 #pragma once
 
-#include <gjk/robots/parse_number.hpp>
 #include <gjk/shapes.hpp>
+
+#include "number_list.hpp"
 
 #include <Eigen/Geometry>
 
@@ -18,23 +19,7 @@ namespace gjk::tools {
 /// fixed x, y, z axes: R = Rz(yaw) Ry(pitch) Rx(roll), the URDF convention). Throws
 /// std::invalid_argument naming the option and the value.
 inline Pose parse_base_pose(const std::string& text, const std::string& option = "--base-pose") {
-  std::vector<double> v;
-  size_t begin = 0;
-  while (true) {
-    const size_t end = std::min(text.find(',', begin), text.size());
-    std::string item = text.substr(begin, end - begin);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    const robots::ParsedNumber value = robots::parse_double(item);
-    if (value.status != robots::NumberStatus::Ok || !std::isfinite(value.value)) {
-      throw std::invalid_argument(option + ": value " + std::to_string(v.size() + 1) + " ('" +
-                                  (item.size() > 40 ? item.substr(0, 40) + "..." : item) +
-                                  "') is not a finite number");
-    }
-    v.push_back(value.value);
-    if (end == text.size()) break;
-    begin = end + 1;
-  }
+  const std::vector<double> v = parse_number_list(text, option);
   if (v.size() != 6) {
     throw std::invalid_argument(option + ": expected 6 values X,Y,Z,ROLL,PITCH,YAW (m, rad), got " +
                                 std::to_string(v.size()));

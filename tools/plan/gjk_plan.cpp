@@ -11,6 +11,7 @@
 #include "base_pose.hpp"
 #include "data_paths.hpp"
 #include "exit_codes.hpp"
+#include "number_list.hpp"
 #include "progress.hpp"
 #include "spawn.hpp"
 #include "written_files.hpp"
@@ -110,28 +111,13 @@ Preset preset(const std::string& robot) {
   throw UsageError("--robot '" + robot + "': expected four_dof, panda or panda_cell");
 }
 
-/// Comma-separated joint values, parsed in the C locale; NaN and infinities are rejected here
-/// because OMPL's bounds check lets NaN through (issue 15 item 6).
+/// Comma-separated joint values (tools/common/number_list.hpp) as a usage error.
 std::vector<double> parse_vector(const std::string& text, const std::string& what) {
-  std::vector<double> v;
-  size_t begin = 0;
-  while (true) {
-    const size_t end = std::min(text.find(',', begin), text.size());
-    std::string item = text.substr(begin, end - begin);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    const robots::ParsedNumber value = robots::parse_double(item);
-    const std::string which = what + ": value " + std::to_string(v.size() + 1) + " ('" +
-                              (item.size() > 40 ? item.substr(0, 40) + "...'" : item + "'") + ")";
-    if (value.status == robots::NumberStatus::NotANumber)
-      throw UsageError(which + " is not a number");
-    if (value.status == robots::NumberStatus::OutOfRange || !std::isfinite(value.value))
-      throw UsageError(which + ": joint values must be finite numbers");
-    v.push_back(value.value);
-    if (end == text.size()) break;
-    begin = end + 1;
+  try {
+    return gjk::tools::parse_number_list(text, what);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  return v;
 }
 
 ob::PlannerPtr make_planner(const std::string& name, const ob::SpaceInformationPtr& si) {
