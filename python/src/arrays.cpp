@@ -63,22 +63,25 @@ std::string where(const char* name, long index) {
 }  // namespace
 
 bool pose_rows_valid(const double* m) {
-  bool finite = true;
-  for (int i = 0; i < 12; ++i) finite = finite && std::isfinite(m[i]);
-  if (!finite || m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0) return false;
+  // Branch-free: x * 0 is 0 for finite x and NaN for inf or NaN.
+  double zero = 0.0;
+  for (int i = 0; i < 12; ++i) zero += m[i] * 0.0;
+  bool ok = zero == 0.0;
+  ok &= m[12] == 0.0 && m[13] == 0.0 && m[14] == 0.0 && m[15] == 1.0;
   // R = m's upper-left 3x3 block (row-major); a non-rotation (a scale, a shear) would give
-  // silently wrong distances: |R^T R - I| <= 1e-6 entrywise and det R > 0.
+  // silently wrong distances: |R^T R - I| <= 1e-6 entrywise and det R >= 0.
   const auto r = [m](int row, int col) { return m[4 * row + col]; };
   for (int i = 0; i < 3; ++i) {
     for (int j = i; j < 3; ++j) {
       const double g = r(0, i) * r(0, j) + r(1, i) * r(1, j) + r(2, i) * r(2, j);
-      if (!(std::abs(g - (i == j ? 1.0 : 0.0)) <= 1e-6)) return false;
+      ok &= std::abs(g - (i == j ? 1.0 : 0.0)) <= 1e-6;
     }
   }
   const double det = r(0, 0) * (r(1, 1) * r(2, 2) - r(1, 2) * r(2, 1)) -
                      r(0, 1) * (r(1, 0) * r(2, 2) - r(1, 2) * r(2, 0)) +
                      r(0, 2) * (r(1, 0) * r(2, 1) - r(1, 1) * r(2, 0));
-  return det >= 0;
+  ok &= det >= 0.0;
+  return ok;
 }
 
 void set_pose_rows(const double* m, gjk::Pose& pose) {
