@@ -11,6 +11,13 @@
 namespace gjk {
 namespace {
 
+/// std::thread::hardware_concurrency() (at least 1), asked once: it reads /sys on Linux
+/// (~7 us), more than a small batch costs.
+unsigned hardware_threads() {
+  static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
+  return count;
+}
+
 template <class Result, class Query>
 std::vector<Result> run_batch(const std::vector<PairQuery>& pairs, unsigned threads,
                               Query&& query) {
@@ -20,7 +27,7 @@ std::vector<Result> run_batch(const std::vector<PairQuery>& pairs, unsigned thre
     }
   }
   std::vector<Result> results(pairs.size());
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = hardware_threads();
   constexpr size_t kChunk = 32;
   std::atomic<size_t> cursor{0};
   auto work = [&] {

@@ -62,7 +62,43 @@ std::string where(const char* name, long index) {
 
 }  // namespace
 
+bool pose_rows_valid(const double* m) {
+  // Branch-free: x * 0 is 0 for finite x and NaN for inf or NaN.
+  double zero = 0.0;
+  for (int i = 0; i < 12; ++i) zero += m[i] * 0.0;
+  bool ok = zero == 0.0;
+  ok &= m[12] == 0.0 && m[13] == 0.0 && m[14] == 0.0 && m[15] == 1.0;
+  // R = m's upper-left 3x3 block (row-major); a non-rotation (a scale, a shear) would give
+  // silently wrong distances: |R^T R - I| <= 1e-6 entrywise and det R >= 0.
+  const auto r = [m](int row, int col) { return m[4 * row + col]; };
+  for (int i = 0; i < 3; ++i) {
+    for (int j = i; j < 3; ++j) {
+      const double g = r(0, i) * r(0, j) + r(1, i) * r(1, j) + r(2, i) * r(2, j);
+      ok &= std::abs(g - (i == j ? 1.0 : 0.0)) <= 1e-6;
+    }
+  }
+  const double det = r(0, 0) * (r(1, 1) * r(2, 2) - r(1, 2) * r(2, 1)) -
+                     r(0, 1) * (r(1, 0) * r(2, 2) - r(1, 2) * r(2, 0)) +
+                     r(0, 2) * (r(1, 0) * r(2, 1) - r(1, 1) * r(2, 0));
+  ok &= det >= 0.0;
+  return ok;
+}
+
+void set_pose_rows(const double* m, gjk::Pose& pose) {
+  Eigen::Matrix4d& mat = pose.matrix();
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) mat(r, c) = m[4 * r + c];
+  }
+  mat.row(3) << 0.0, 0.0, 0.0, 1.0;
+}
+
 gjk::Pose pose_from_rows(const double* m, const char* name, long index) {
+  gjk::Pose pose;
+  if (pose_rows_valid(m)) {
+    set_pose_rows(m, pose);
+    return pose;
+  }
+  // Invalid: say why.
   for (int i = 0; i < 16; ++i) {
     if (!std::isfinite(m[i])) {
       throw py::value_error(where(name, index) + ": pose has a non-finite entry at (" +
@@ -72,19 +108,8 @@ gjk::Pose pose_from_rows(const double* m, const char* name, long index) {
   if (m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0) {
     throw py::value_error(where(name, index) + ": pose's last row must be [0, 0, 0, 1]");
   }
-  gjk::Pose pose = gjk::Pose::Identity();
-  Eigen::Matrix4d& mat = pose.matrix();
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 4; ++c) mat(r, c) = m[4 * r + c];
-  }
-  // A non-rotation (a scale, a shear) would give silently wrong distances: reject it.
-  const Eigen::Matrix3d gram = pose.linear().transpose() * pose.linear();
-  if ((gram - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff() > 1e-6 ||
-      pose.linear().determinant() < 0) {
-    throw py::value_error(where(name, index) +
-                          ": pose's upper-left 3x3 block is not a rotation (orthonormal, det +1)");
-  }
-  return pose;
+  throw py::value_error(where(name, index) +
+                        ": pose's upper-left 3x3 block is not a rotation (orthonormal, det +1)");
 }
 
 gjk::Pose to_pose(py::handle obj, const char* name) {

@@ -36,8 +36,14 @@ std::string shape_string(const py::array& a);
 gjk::Pose to_pose(py::handle obj, const char* name);
 /// A 3x3 homogeneous planar pose: finite, last row [0, 0, 1], orthonormal rotation (1e-6).
 gjk::planar::Pose2 to_pose2(py::handle obj, const char* name);
-/// Checks the pose matrix at `m` (row-major 4x4) and builds the pose.
+/// Checks the pose matrix at `m` (row-major 4x4) and builds the pose; ValueError naming
+/// `name` (and `index` when >= 0) when pose_rows_valid(m) is false.
 gjk::Pose pose_from_rows(const double* m, const char* name, long index);
+/// Whether the row-major 4x4 matrix at `m` is a pose to_pose accepts (finite, last row
+/// [0, 0, 0, 1], rotation block orthonormal to 1e-6 with det > 0); never throws, needs no GIL.
+bool pose_rows_valid(const double* m);
+/// Writes the row-major 4x4 matrix at `m` (checked by pose_rows_valid) into `pose`.
+void set_pose_rows(const double* m, gjk::Pose& pose);
 
 /// A finite 3-vector from a (3,) array-like.
 gjk::Vec3 to_vec3(py::handle obj, const char* name);

@@ -1,17 +1,20 @@
 // Shapes, poses, options, results, the convex and mesh queries and the batch calls.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <gjk/batch.hpp>
 #include <gjk/broadphase.hpp>
 #include <gjk/mesh.hpp>
 #include <gjk/queries.hpp>
 #include <gjk/results.hpp>
 #include <gjk/shapes.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
@@ -173,33 +176,84 @@ BatchPoses batch_poses(ArrayLike obj, const char* name) {
   return b;
 }
 
-std::vector<gjk::PairQuery> batch_pairs(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
-                                        ArrayLike poses_b) {
-  const BatchPoses pa = batch_poses(poses_a, "poses_a");
-  const BatchPoses pb = batch_poses(poses_b, "poses_b");
-  py::ssize_t n = 1;
-  if (!pa.single && !pb.single && pa.count != pb.count) {
-    throw py::value_error("poses_a and poses_b: different numbers of poses (" +
-                          std::to_string(pa.count) + " and " + std::to_string(pb.count) + ")");
+// The two pose arrays of a batch, checked for shape and count with the GIL held; the poses
+// themselves are checked by the worker threads as they read them (pose_rows_valid), and only
+// when one fails are they read again in order here, to raise the first error as a loop would.
+struct BatchInput {
+  BatchPoses a, b;
+  size_t n = 1;
+  gjk::Pose single_a = gjk::Pose::Identity(), single_b = gjk::Pose::Identity();
+
+  BatchInput(ArrayLike poses_a, ArrayLike poses_b)
+      : a(batch_poses(poses_a, "poses_a")), b(batch_poses(poses_b, "poses_b")) {
+    if (!a.single && !b.single && a.count != b.count) {
+      throw py::value_error("poses_a and poses_b: different numbers of poses (" +
+                            std::to_string(a.count) + " and " + std::to_string(b.count) + ")");
+    }
+    if (!a.single) n = static_cast<size_t>(a.count);
+    if (!b.single) n = static_cast<size_t>(b.count);
+    if (a.single) single_a = pose_from_rows(a.array.data(), "poses_a", -1);
+    if (b.single) single_b = pose_from_rows(b.array.data(), "poses_b", -1);
   }
-  if (!pa.single) n = pa.count;
-  if (!pb.single) n = pb.count;
-  std::vector<gjk::PairQuery> pairs(static_cast<size_t>(n));
-  const gjk::Pose single_a =
-      pa.single ? pose_from_rows(pa.array.data(), "poses_a", -1) : gjk::Pose::Identity();
-  const gjk::Pose single_b =
-      pb.single ? pose_from_rows(pb.array.data(), "poses_b", -1) : gjk::Pose::Identity();
-  const double* da = pa.array.data();
-  const double* db = pb.array.data();
-  for (py::ssize_t i = 0; i < n; ++i) {
-    gjk::PairQuery& q = pairs[static_cast<size_t>(i)];
-    q.a = &a;
-    q.b = &b;
-    q.pose_a = pa.single ? single_a : pose_from_rows(da + 16 * i, "poses_a", i);
-    q.pose_b = pb.single ? single_b : pose_from_rows(db + 16 * i, "poses_b", i);
+
+  /// Raises the ValueError of the first invalid pose, pair by pair (A before B).
+  void raise_first_invalid() const {
+    for (size_t i = 0; i < n; ++i) {
+      const long k = static_cast<long>(i);
+      if (!a.single) pose_from_rows(a.array.data() + 16 * i, "poses_a", k);
+      if (!b.single) pose_from_rows(b.array.data() + 16 * i, "poses_b", k);
+    }
   }
-  return pairs;
-}
+
+  /// Calls query(i, pose_a, pose_b) for every pair, on `threads` threads (0: every hardware
+  /// thread) without the GIL; chunks of 32 pairs from a shared cursor, as gjk::distance_batch.
+  /// Raises the first invalid pose's ValueError after the workers finish.
+  template <class Query>
+  void run(unsigned threads, Query&& query) const {
+    static const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    if (threads == 0) threads = hardware;
+    constexpr size_t kChunk = 32;
+    std::atomic<size_t> cursor{0};
+    std::atomic<bool> invalid{false};
+    const double* da = a.array.data();
+    const double* db = b.array.data();
+    auto work = [&] {
+      gjk::Pose pa = single_a, pb = single_b;
+      for (;;) {
+        const size_t begin = cursor.fetch_add(kChunk);
+        if (begin >= n) return;
+        const size_t end = std::min(begin + kChunk, n);
+        for (size_t i = begin; i < end; ++i) {
+          if (!a.single) {
+            if (!pose_rows_valid(da + 16 * i)) {
+              invalid = true;
+              continue;
+            }
+            set_pose_rows(da + 16 * i, pa);
+          }
+          if (!b.single) {
+            if (!pose_rows_valid(db + 16 * i)) {
+              invalid = true;
+              continue;
+            }
+            set_pose_rows(db + 16 * i, pb);
+          }
+          query(i, pa, pb);
+        }
+      }
+    };
+    {
+      py::gil_scoped_release release;
+      const unsigned workers =
+          static_cast<unsigned>(std::min<size_t>(threads, (n + kChunk - 1) / kChunk));
+      std::vector<std::thread> pool;
+      for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work);
+      work();
+      for (std::thread& t : pool) t.join();
+    }
+    if (invalid) raise_first_invalid();
+  }
+};
 
 template <class T>
 py::array_t<T> column(size_t n) {
@@ -209,8 +263,8 @@ py::array_t<double> rows3(size_t n) {
   return py::array_t<double>({static_cast<py::ssize_t>(n), py::ssize_t{3}});
 }
 
-// Output columns are written through raw pointers taken once: array_t::mutable_data() checks
-// writeability on every call, which cost ~80 ns per pair when called per element.
+// Output columns are allocated with the GIL and written by the workers through raw pointers
+// taken once (array_t::mutable_data() checks writeability on every call).
 struct Columns {
   py::dict dict;
   double* f64(const char* name, size_t n) {
@@ -237,15 +291,13 @@ void put3(double* d, size_t i, const gjk::Vec3& v) {
   d[3 * i + 2] = v.z();
 }
 
+// The batch calls run the single-pair queries themselves (each answer is bit for bit the
+// single query's, as gjk::distance_batch's) and write every answer straight into the output
+// arrays: no gjk::PairQuery or result vectors in between.
 py::dict distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
                         ArrayLike poses_b, Opt<gjk::QueryOptions> options, unsigned threads) {
-  const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
-  std::vector<gjk::DistanceResult> r;
-  {
-    py::gil_scoped_release release;
-    r = gjk::distance_batch(pairs, opts(options), threads);
-  }
-  const size_t n = r.size();
+  const BatchInput in(poses_a, poses_b);
+  const size_t n = in.n;
   Columns c;
   double* dist = c.f64("distance", n);
   double* lower = c.f64("lower_bound", n);
@@ -257,31 +309,28 @@ py::dict distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape
   std::int8_t* status = c.of<std::int8_t>("status", n);
   std::int32_t* iterations = c.of<std::int32_t>("iterations", n);
   std::int8_t* simplex = c.of<std::int8_t>("simplex_size", n);
-  for (size_t i = 0; i < n; ++i) {
-    dist[i] = r[i].distance;
-    lower[i] = r[i].lower_bound;
-    upper[i] = r[i].upper_bound;
-    put3(pa, i, r[i].point_on_a);
-    put3(pb, i, r[i].point_on_b);
-    put3(normal, i, r[i].normal);
-    collision[i] = r[i].collision;
-    status[i] = static_cast<std::int8_t>(r[i].status);
-    iterations[i] = r[i].iterations;
-    simplex[i] = static_cast<std::int8_t>(r[i].simplex_size);
-  }
+  const gjk::QueryOptions& o = opts(options);
+  in.run(threads, [&](size_t i, const gjk::Pose& A, const gjk::Pose& B) {
+    const gjk::DistanceResult r = gjk::distance(a, A, b, B, o);
+    dist[i] = r.distance;
+    lower[i] = r.lower_bound;
+    upper[i] = r.upper_bound;
+    put3(pa, i, r.point_on_a);
+    put3(pb, i, r.point_on_b);
+    put3(normal, i, r.normal);
+    collision[i] = r.collision;
+    status[i] = static_cast<std::int8_t>(r.status);
+    iterations[i] = r.iterations;
+    simplex[i] = static_cast<std::int8_t>(r.simplex_size);
+  });
   return c.dict;
 }
 
 py::dict signed_distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
                                ArrayLike poses_b, Opt<gjk::QueryOptions> options,
                                unsigned threads) {
-  const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
-  std::vector<gjk::SignedDistanceResult> r;
-  {
-    py::gil_scoped_release release;
-    r = gjk::signed_distance_batch(pairs, opts(options), threads);
-  }
-  const size_t n = r.size();
+  const BatchInput in(poses_a, poses_b);
+  const size_t n = in.n;
   Columns c;
   double* sd = c.f64("signed_distance", n);
   double* pa = c.vec3("point_on_a", n);
@@ -289,38 +338,257 @@ py::dict signed_distance_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk
   double* normal = c.vec3("normal", n);
   std::int8_t* status = c.of<std::int8_t>("status", n);
   std::int32_t* iterations = c.of<std::int32_t>("iterations", n);
-  for (size_t i = 0; i < n; ++i) {
-    sd[i] = r[i].signed_distance;
-    put3(pa, i, r[i].point_on_a);
-    put3(pb, i, r[i].point_on_b);
-    put3(normal, i, r[i].normal);
-    status[i] = static_cast<std::int8_t>(r[i].status);
-    iterations[i] = r[i].iterations;
-  }
+  const gjk::QueryOptions& o = opts(options);
+  in.run(threads, [&](size_t i, const gjk::Pose& A, const gjk::Pose& B) {
+    const gjk::SignedDistanceResult r = gjk::signed_distance(a, A, b, B, o);
+    sd[i] = r.signed_distance;
+    put3(pa, i, r.point_on_a);
+    put3(pb, i, r.point_on_b);
+    put3(normal, i, r.normal);
+    status[i] = static_cast<std::int8_t>(r.status);
+    iterations[i] = r.iterations;
+  });
   return c.dict;
 }
 
 py::dict collide_batch(const gjk::Shape& a, ArrayLike poses_a, const gjk::Shape& b,
                        ArrayLike poses_b, Opt<gjk::QueryOptions> options, unsigned threads) {
-  const std::vector<gjk::PairQuery> pairs = batch_pairs(a, poses_a, b, poses_b);
-  std::vector<gjk::CollisionResult> r;
-  {
-    py::gil_scoped_release release;
-    r = gjk::collide_batch(pairs, opts(options), threads);
-  }
-  const size_t n = r.size();
+  const BatchInput in(poses_a, poses_b);
+  const size_t n = in.n;
   Columns c;
   bool* collision = c.of<bool>("collision", n);
   double* sep = c.vec3("separating_direction", n);
   std::int8_t* status = c.of<std::int8_t>("status", n);
   std::int32_t* iterations = c.of<std::int32_t>("iterations", n);
-  for (size_t i = 0; i < n; ++i) {
-    collision[i] = r[i].collision;
-    put3(sep, i, r[i].separating_direction);
-    status[i] = static_cast<std::int8_t>(r[i].status);
-    iterations[i] = r[i].iterations;
-  }
+  const gjk::QueryOptions& o = opts(options);
+  in.run(threads, [&](size_t i, const gjk::Pose& A, const gjk::Pose& B) {
+    const gjk::CollisionResult r = gjk::collide(a, A, b, B, o);
+    collision[i] = r.collision;
+    put3(sep, i, r.separating_direction);
+    status[i] = static_cast<std::int8_t>(r.status);
+    iterations[i] = r.iterations;
+  });
   return c.dict;
+}
+
+// ---- fast entry points of the single-pair convex queries ------------------------------------
+// A call through pybind11's dispatcher costs about 0.3 us (argument vectors, type lookups that
+// hash type names, the overload loop), as much as a sphere-box query. collide, distance,
+// penetration, signed_distance and closer_than are therefore METH_FASTCALL functions that
+// handle the common call themselves: shapes of the bound classes, float64 C-contiguous (4, 4)
+// poses passing pose_rows_valid (the checks of to_pose), options and warm_start None or of
+// their exact classes, by position or keyword. Any other call (meshes, box sets, array-likes to
+// convert, invalid poses, wrong arguments) goes unchanged to the pybind11 overload set above,
+// so conversions, checks and error messages stay exactly those of the bindings.
+
+struct FastTypes {
+  PyTypeObject* shapes[6] = {};  // Shape, Sphere, Box, Capsule, Cylinder, ConvexPolytope
+  PyTypeObject* options = nullptr;
+  PyTypeObject* warm_start = nullptr;
+};
+FastTypes g_fast;
+
+// The C++ object of a pybind11 instance of exactly `type` (nullptr when not constructed).
+void* bound_value(PyObject* o) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(o);
+  if (!inst->simple_layout || !inst->simple_holder_constructed) return nullptr;
+  return inst->simple_value_holder[0];
+}
+
+const gjk::Shape* fast_shape(PyObject* o) {
+  const PyTypeObject* t = Py_TYPE(o);
+  for (int k = 0; k < 6; ++k) {
+    if (g_fast.shapes[k] != t) continue;
+    void* v = bound_value(o);
+    if (v == nullptr) return nullptr;
+    switch (k) {
+      case 1:
+        return static_cast<PySphere*>(v);
+      case 2:
+        return static_cast<PyBox*>(v);
+      case 3:
+        return static_cast<PyCapsule*>(v);
+      case 4:
+        return static_cast<PyCylinder*>(v);
+      case 5:
+        return static_cast<PyPolytope*>(v);
+      default:
+        return static_cast<gjk::Shape*>(v);
+    }
+  }
+  return nullptr;
+}
+
+// None or absent: true with *out = nullptr; an instance of exactly `type`: true with *out set.
+template <class T>
+bool fast_optional(PyObject* o, PyTypeObject* type, T** out) {
+  *out = nullptr;
+  if (o == nullptr || o == Py_None) return true;
+  if (Py_TYPE(o) != type) return false;
+  *out = static_cast<T*>(bound_value(o));
+  return *out != nullptr;
+}
+
+bool fast_pose(PyObject* o, gjk::Pose& pose) {
+  const auto& api = py::detail::npy_api::get();
+  if (!api.PyArray_Check_(o)) return false;
+  const py::detail::PyArray_Proxy* a = py::detail::array_proxy(o);
+  const py::detail::PyArrayDescr_Proxy* d = py::detail::array_descriptor_proxy(a->descr);
+  constexpr int kFlags =
+      py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  if (a->nd != 2 || a->dimensions[0] != 4 || a->dimensions[1] != 4 ||
+      (a->flags & kFlags) != kFlags || d->type_num != py::detail::npy_api::NPY_DOUBLE_ ||
+      d->byteorder != '=') {
+    return false;
+  }
+  const auto* m = reinterpret_cast<const double*>(a->data);
+  if (!pose_rows_valid(m)) return false;
+  set_pose_rows(m, pose);
+  return true;
+}
+
+template <class R>
+PyObject* fast_result(R&& r) {
+  static const py::detail::type_info* const type = py::detail::get_type_info(typeid(R));
+  return py::detail::type_caster_generic::cast(
+             &r, py::return_value_policy::move, nullptr, type,
+             [](const void* p) -> void* { return new R(*static_cast<const R*>(p)); },
+             [](const void* p) -> void* {
+               return new R(std::move(*const_cast<R*>(static_cast<const R*>(p))));
+             })
+      .ptr();
+}
+
+struct FastCollide {
+  static constexpr const char* kName = "collide";
+  static constexpr bool kThreshold = false;
+  static gjk::CollisionResult run(const gjk::Shape& a, const gjk::Pose& A, const gjk::Shape& b,
+                                  const gjk::Pose& B, double, const gjk::QueryOptions& o,
+                                  gjk::WarmStart* ws) {
+    return ws ? gjk::collide(a, A, b, B, o, *ws) : gjk::collide(a, A, b, B, o);
+  }
+};
+struct FastDistance {
+  static constexpr const char* kName = "distance";
+  static constexpr bool kThreshold = false;
+  static gjk::DistanceResult run(const gjk::Shape& a, const gjk::Pose& A, const gjk::Shape& b,
+                                 const gjk::Pose& B, double, const gjk::QueryOptions& o,
+                                 gjk::WarmStart* ws) {
+    return ws ? gjk::distance(a, A, b, B, o, *ws) : gjk::distance(a, A, b, B, o);
+  }
+};
+struct FastPenetration {
+  static constexpr const char* kName = "penetration";
+  static constexpr bool kThreshold = false;
+  static gjk::PenetrationResult run(const gjk::Shape& a, const gjk::Pose& A, const gjk::Shape& b,
+                                    const gjk::Pose& B, double, const gjk::QueryOptions& o,
+                                    gjk::WarmStart* ws) {
+    return ws ? gjk::penetration(a, A, b, B, o, *ws) : gjk::penetration(a, A, b, B, o);
+  }
+};
+struct FastSignedDistance {
+  static constexpr const char* kName = "signed_distance";
+  static constexpr bool kThreshold = false;
+  static gjk::SignedDistanceResult run(const gjk::Shape& a, const gjk::Pose& A, const gjk::Shape& b,
+                                       const gjk::Pose& B, double, const gjk::QueryOptions& o,
+                                       gjk::WarmStart* ws) {
+    return ws ? gjk::signed_distance(a, A, b, B, o, *ws) : gjk::signed_distance(a, A, b, B, o);
+  }
+};
+struct FastCloserThan {
+  static constexpr const char* kName = "closer_than";
+  static constexpr bool kThreshold = true;
+  static gjk::ThresholdResult run(const gjk::Shape& a, const gjk::Pose& A, const gjk::Shape& b,
+                                  const gjk::Pose& B, double threshold, const gjk::QueryOptions& o,
+                                  gjk::WarmStart* ws) {
+    return ws ? gjk::closer_than(a, A, b, B, threshold, o, *ws)
+              : gjk::closer_than(a, A, b, B, threshold, o);
+  }
+};
+
+// The GIL is released around the engine call, as in the pybind11 bindings: Python threads
+// querying at once run in parallel (tests/test_batch_threads.py).
+struct WithoutGil {
+  PyThreadState* state = PyEval_SaveThread();
+  WithoutGil() = default;
+  WithoutGil(const WithoutGil&) = delete;
+  WithoutGil& operator=(const WithoutGil&) = delete;
+  ~WithoutGil() { PyEval_RestoreThread(state); }
+};
+
+template <class Q>
+PyObject* fast_query(PyObject* slow, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  constexpr Py_ssize_t kParams = Q::kThreshold ? 7 : 6;
+  static const char* const kNames[7] = {"a",
+                                        "pose_a",
+                                        "b",
+                                        "pose_b",
+                                        Q::kThreshold ? "threshold" : "options",
+                                        Q::kThreshold ? "options" : "warm_start",
+                                        "warm_start"};
+  PyObject* p[7] = {};
+  const auto fallback = [&] { return PyObject_Vectorcall(slow, args, nargs, kwnames); };
+  if (nargs > kParams) return fallback();
+  for (Py_ssize_t i = 0; i < nargs; ++i) p[i] = args[i];
+  if (kwnames != nullptr) {
+    const Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t j = 0; j < nk; ++j) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, j);
+      Py_ssize_t k = 0;
+      while (k < kParams && PyUnicode_CompareWithASCIIString(key, kNames[k]) != 0) ++k;
+      if (k == kParams || p[k] != nullptr) return fallback();
+      p[k] = args[nargs + j];
+    }
+  }
+  constexpr int kOpt = Q::kThreshold ? 5 : 4;
+  if (p[0] == nullptr || p[1] == nullptr || p[2] == nullptr || p[3] == nullptr) return fallback();
+  const gjk::Shape* a = fast_shape(p[0]);
+  const gjk::Shape* b = fast_shape(p[2]);
+  gjk::QueryOptions* options = nullptr;
+  gjk::WarmStart* ws = nullptr;
+  double threshold = 0.0;
+  if (Q::kThreshold) {
+    if (p[4] == nullptr || !PyFloat_CheckExact(p[4])) return fallback();
+    threshold = PyFloat_AS_DOUBLE(p[4]);
+  }
+  gjk::Pose A, B;
+  if (a == nullptr || b == nullptr || !fast_optional(p[kOpt], g_fast.options, &options) ||
+      !fast_optional(p[kOpt + 1], g_fast.warm_start, &ws) || !fast_pose(p[1], A) ||
+      !fast_pose(p[3], B)) {
+    return fallback();
+  }
+  try {
+    auto r = [&] {
+      const WithoutGil nogil;
+      return Q::run(*a, A, *b, B, threshold, options ? *options : kDefaultOptions, ws);
+    }();
+    return fast_result(std::move(r));
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// Replaces m.<Q::kName> (the pybind11 overload set, kept as the fallback) by its fast front,
+// with the same name, module and docstring.
+template <class Q>
+void install_fast(py::module_& m) {
+  const py::object slow = m.attr(Q::kName);
+  static PyMethodDef def{Q::kName,
+                         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(
+                             static_cast<_PyCFunctionFastWithKeywords>(&fast_query<Q>))),
+                         METH_FASTCALL | METH_KEYWORDS, nullptr};
+  // Leaked on purpose, like the module: the function object may outlive static destructors.
+  def.ml_doc = (new std::string(py::str(slow.attr("__doc__"))))->c_str();
+  PyObject* f = PyCFunction_NewEx(&def, slow.ptr(), m.attr("__name__").ptr());
+  if (f == nullptr) throw py::error_already_set();
+  m.attr(Q::kName) = py::reinterpret_steal<py::object>(f);
 }
 
 }  // namespace
@@ -796,6 +1064,20 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
                      "(N, 3), status (N,) int8, iterations (N,) int32.") +
          kBatchArgs)
             .c_str());
+
+  // ---- fast fronts of the convex queries (see fast_query) --------------------------------------
+  const char* kShapeClasses[6] = {"Shape",   "Sphere",   "Box",
+                                  "Capsule", "Cylinder", "ConvexPolytope"};
+  for (int k = 0; k < 6; ++k) {
+    g_fast.shapes[k] = reinterpret_cast<PyTypeObject*>(m.attr(kShapeClasses[k]).ptr());
+  }
+  g_fast.options = reinterpret_cast<PyTypeObject*>(m.attr("QueryOptions").ptr());
+  g_fast.warm_start = reinterpret_cast<PyTypeObject*>(m.attr("WarmStart").ptr());
+  install_fast<FastCollide>(m);
+  install_fast<FastDistance>(m);
+  install_fast<FastPenetration>(m);
+  install_fast<FastSignedDistance>(m);
+  install_fast<FastCloserThan>(m);
 }
 
 }  // namespace gjk_python

@@ -129,3 +129,46 @@ def test_gjk_epa_misuse() -> None:
         g.are_in_collision()
     with pytest.raises(ValueError, match="vertices"):
         g.set_shape_a(np.zeros((3, 4)))
+
+
+def test_fast_calls_equal_converting_calls() -> None:
+    """The single queries' fast path (float64 C-contiguous poses, bound shape classes) and the
+    converting path (lists, Fortran order, int dtypes, keywords, Python subclasses) agree."""
+
+    class MySphere(libgjk.Sphere):
+        pass
+
+    a, b = libgjk.Sphere(0.3), libgjk.Box([0.5, 0.4, 0.3])
+    pa = libgjk.pose([0.1, 0.2, 0.3], [0.9, 0.1, -0.3, 0.2])
+    pb = libgjk.pose([1.1, -0.4, 0.2], [0.2, 0.7, 0.1, -0.5])
+    opts = libgjk.QueryOptions()
+    for f in (libgjk.distance, libgjk.signed_distance, libgjk.collide, libgjk.penetration):
+        ref = repr(f(a, pa, b, pb))
+        assert repr(f(a, pa.tolist(), b, np.asfortranarray(pb))) == ref
+        assert repr(f(MySphere(0.3), pa, b, pb)) == ref
+        assert repr(f(a=a, pose_a=pa, b=b, pose_b=pb, options=opts, warm_start=None)) == ref
+        assert repr(f(a, pa, b, pb, opts, libgjk.WarmStart())) == ref
+        with pytest.raises(ValueError, match=r"pose_b: pose has a non-finite entry at \(1, 2\)"):
+            bad = pb.copy()
+            bad[1, 2] = np.nan
+            f(a, pa, b, bad)
+        with pytest.raises(TypeError):
+            f(a, pa, b)
+        with pytest.raises(TypeError):
+            f(a, pa, b, pb, nonsense=1)
+    assert libgjk.closer_than(a, pa, b, pb, 5).closer == libgjk.closer_than(a, pa, b, pb, 5.0).closer
+    assert libgjk.closer_than(a, pa, b, pb, threshold=0.01).closer is False
+    assert libgjk.distance(a, np.eye(4, dtype=int), b, pb).distance == libgjk.distance(
+        a, np.eye(4), b, pb).distance
+
+
+def test_batch_reports_the_first_invalid_pose_on_any_thread_count() -> None:
+    good = np.repeat(np.eye(4)[None], 1000, axis=0)
+    pa, pb = good.copy(), good.copy()
+    pa[950, 3, 3] = 2.0
+    pb[900, 0, 0] = np.inf
+    pa[901] = np.diag([2.0, 1.0, 1.0, 1.0])
+    for threads in (1, 2, 0):
+        for f in (libgjk.distance_batch, libgjk.signed_distance_batch, libgjk.collide_batch):
+            with pytest.raises(ValueError, match=r"^poses_b\[900\]: pose has a non-finite"):
+                f(S, pa, S, pb, threads=threads)

@@ -9,7 +9,7 @@ import threading
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import libgjk
@@ -320,7 +320,7 @@ def test_clearance_along_layouts(panda_cell: robots.CollisionWorld) -> None:
         robots.clearance_along(panda_cell, path[0])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.data_too_large])
 @given(st.lists(st.floats(0.05, 0.95), min_size=8, max_size=8))
 def test_closest_is_the_minimum_of_all_pairs(panda_cell: robots.CollisionWorld,
                                              fractions: list[float]) -> None:
