@@ -267,7 +267,9 @@ void unscale(R& r, double back) {
 template <class Query>
 auto in_safe_range(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, Query&& query) {
   const int e = rescale_exponent(a, pa, b, pb);
-  if (e == 0) return query(a, pa, b, pb, 1.0);
+  // Sizes are validated in the caller's units: scaling down by 2^e can flush a tiny negative
+  // size (-1e-300) to -0, which would then pass as valid (fuzz_queries found this).
+  if (e == 0 || !shape_is_valid(a) || !shape_is_valid(b)) return query(a, pa, b, pb, 1.0);
   const double f = std::ldexp(1.0, e);
   auto r = query(scaled_shape(a, f), scaled_pose(pa, f), scaled_shape(b, f), scaled_pose(pb, f), f);
   if (r.status != Status::InvalidInput) unscale(r, std::ldexp(1.0, -e));

@@ -172,7 +172,11 @@ bool solve_refine_set(Simplex& s, Vec3& v) {
         const bool flat = std::abs(at_vertex) <= volume_floor;
         weights[faces[f][3]] = k / at_vertex;  // share of vertex l in the origin (volume ratio)
         total += flat ? 0.0 : weights[faces[f][3]];
-        if (flat || k * at_vertex <= 0.0) {
+        // Eq. (3)'s product f(0) * f(P_l) <= 0 as a sign test: the product is of order
+        // |P|^6 and underflowed to 0 for bodies of size 1e-53 (fuzz_queries), which read as
+        // "separates" and stalled GJK next to the origin of an overlapping pair.
+        const bool separates = k == 0.0 || at_vertex == 0.0 || (k < 0.0) != (at_vertex < 0.0);
+        if (flat || separates) {
           any = true;
           result = nearest(result, nu_triangle(s, faces[f][0], faces[f][1], faces[f][2], scale));
         }

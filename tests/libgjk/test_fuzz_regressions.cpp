@@ -184,4 +184,68 @@ TEST(FuzzRegressions, WarmStartThatStallsUndecidedFallsBackToCold) {
   }
 }
 
+// fuzz_queries (CI run of stop 22): a sphere of radius -1e-300 against a hull reaching 4.6e294
+// was answered as valid. The pair is scaled by 2^-979 into the safe window (issue 15 item 8),
+// which flushed the negative radius to -0 before validation. Sizes are now checked first.
+TEST(FuzzRegressions, TinyNegativeSizeIsInvalidEvenWhenThePairIsRescaled) {
+  const std::vector<Vec3> points = {Vec3(7.1385075015145267e-159, 2.7251545780867634e-159, 0),
+                                    Vec3(0, 4.3830984000646427e-193, -4.6428918422029304e+294),
+                                    Vec3(6.1912848277304128e-318, 0, 0), Vec3::Zero()};
+  const gjk::Shape hull = ConvexPolytope::from_points(points);
+  const gjk::Shape negative_radius = gjk::Sphere{-1e-300};
+  const gjk::Shape negative_inflation = gjk::inflated(gjk::Sphere{0.0}, -1e-300);
+  for (const gjk::Shape* bad : {&negative_radius, &negative_inflation}) {
+    for (const bool bad_first : {true, false}) {
+      const gjk::Shape& a = bad_first ? *bad : hull;
+      const gjk::Shape& b = bad_first ? hull : *bad;
+      const Pose id = Pose::Identity();
+      gjk::WarmStart cache;
+      EXPECT_EQ(gjk::distance(a, id, b, id).status, gjk::Status::InvalidInput);
+      EXPECT_EQ(gjk::distance(a, id, b, id, {}, cache).status, gjk::Status::InvalidInput);
+      EXPECT_EQ(gjk::collide(a, id, b, id).status, gjk::Status::InvalidInput);
+      EXPECT_EQ(gjk::penetration(a, id, b, id).status, gjk::Status::InvalidInput);
+      EXPECT_EQ(gjk::signed_distance(a, id, b, id).status, gjk::Status::InvalidInput);
+      EXPECT_EQ(gjk::closer_than(a, id, b, id, 1.0).status, gjk::Status::InvalidInput);
+    }
+  }
+  // The same radius on a pair inside the window was always rejected; a valid tiny sphere
+  // against the huge hull is still answered.
+  EXPECT_EQ(gjk::distance(gjk::Sphere{1e-300}, Pose::Identity(), hull, Pose::Identity()).status,
+            gjk::Status::Converged);
+}
+
+// fuzz_queries (scripts/fuzz.sh, a 400 s run): a segment-like hull against a cylinder, both
+// inflated by 660 and overlapping, scaled by 2^-231. The refine-set solver tested eq. (3) as
+// the product f(0) * f(P_l) <= 0, of order |P|^6, which underflowed to 0 below a size of ~1e-53:
+// the tetrahedron around the origin read as "separated", GJK stalled and the depth lost the
+// cores' 1.94. Every solver must answer the same depth at every scale of the safe window.
+TEST(FuzzRegressions, EveryScaleOfTheWindowGivesTheSameDepth) {
+  const std::vector<Vec3> points = {{-0.0010501968503537009, -0.0016406249999999999, 0.000234375},
+                                    {0.00013877952627905515, -0.0016406249999999999, 0.000234375},
+                                    {-0.00031791338543677166, -0.0016406249999999999, 0.000234375}};
+  const double inflation = 660.07905138339925;
+  Pose pose = Pose::Identity();
+  pose.linear() = Eigen::Quaterniond(0.5, 0.5, 0.5, 0.5).toRotationMatrix();
+  pose.translation() = Vec3::Constant(1075.7784901336779);
+  // Both inflations plus the cores' depth: the segment (x through 0 at y = -0.00164, inside the
+  // cylinder) leaves it radially, through the side nearest it.
+  const double depth = 2 * inflation + (1.9375 - 0.0016406249999999999);
+  for (const auto solver : gjk::testing::kSolvers) {
+    gjk::QueryOptions options;
+    options.solver = solver;
+    for (int k = -240; k <= 240; k += 6) {
+      const double f = std::ldexp(1.0, k);
+      std::vector<Vec3> scaled;
+      for (const Vec3& p : points) scaled.push_back(p * f);
+      const gjk::Shape a = gjk::inflated(ConvexPolytope::from_hull_vertices(scaled), inflation * f);
+      const gjk::Shape b = gjk::inflated(gjk::Cylinder{1.9375 * f, 1.9375 * f}, inflation * f);
+      Pose scaled_pose = pose;
+      scaled_pose.translation() *= f;
+      const gjk::PenetrationResult p = gjk::penetration(a, scaled_pose, b, scaled_pose, options);
+      ASSERT_EQ(p.status, gjk::Status::Converged) << "solver " << int(solver) << " k " << k;
+      EXPECT_NEAR(p.depth / f, depth, 1e-9) << "solver " << int(solver) << " k " << k;
+    }
+  }
+}
+
 }  // namespace

@@ -244,7 +244,7 @@ TEST(MeshQueries, DistanceSignedDistanceAndCollisionEqualBruteForceOverEveryTria
   gjk::PrimitiveHit carried;  // a warm-start hint carried from trial to trial
   for (const TriangleMesh* mesh : {&terrain_mesh, &soup_mesh}) {
     carried.primitive = 7;  // valid in both meshes
-    for (int trial = 0; trial < 1500; ++trial) {
+    for (int trial = 0; trial < case_count(1500); ++trial) {
       const int kind = trial % 3;
       const TestShape s = random_shape(rng, kind);
       const Pose mesh_pose = trial % 2 == 0 ? Pose::Identity() : random_pose(rng, 0.5);
@@ -302,8 +302,8 @@ TEST(MeshQueries, DistanceSignedDistanceAndCollisionEqualBruteForceOverEveryTria
     }
   }
   // The sampling must exercise both sides.
-  EXPECT_GT(overlapping, 500);
-  EXPECT_GT(apart, 1000);
+  EXPECT_GT(overlapping, 500 * case_fraction());
+  EXPECT_GT(apart, 1000 * case_fraction());
 }
 
 TEST(MeshQueries, WitnessPointsLieOnTheShapeAndOnTheNearestTriangle) {
@@ -350,7 +350,7 @@ TEST(CellQueries, DistanceAndSignedDistanceEqualBruteForceOverEveryCell) {
   }
   const BoxSet cells = BoxSet::from_boxes(centres, halves);
   int overlapping = 0;
-  for (int trial = 0; trial < 1500; ++trial) {
+  for (int trial = 0; trial < case_count(1500); ++trial) {
     const int kind = trial % 3;
     const TestShape s = random_shape(rng, kind);
     const Pose pose = sample_pose(rng, cells.local_bounds(), centres);
@@ -372,7 +372,7 @@ TEST(CellQueries, DistanceAndSignedDistanceEqualBruteForceOverEveryCell) {
           << "trial " << trial;
     }
   }
-  EXPECT_GT(overlapping, 400);
+  EXPECT_GT(overlapping, 400 * case_fraction());
 }
 
 TEST(CellQueries, SetPoseMovesEveryCell) {

@@ -510,10 +510,11 @@ TEST(MeshPairQueries, EqualBruteForceOverEveryPairOfTriangles) {
       {&hills, &junk},  {&cube, &cube},    {&sphere, &sphere}};
   Counts counts;
   MeshPairHit carried{3, 5};  // valid in every mesh
+  const int trials = case_count(300);
   for (size_t m = 0; m < pairs.size(); ++m) {
     const TriangleMesh& a = *pairs[m].first;
     const TriangleMesh& b = *pairs[m].second;
-    for (int trial = 0; trial < 300; ++trial) {
+    for (int trial = 0; trial < trials; ++trial) {
       const Pose pa = trial % 3 == 0 ? Pose::Identity() : random_pose(rng, 2.0);
       const Pose pb = sample_pose_b(rng, trial % 4, a, pa, b);
       const Expected e = brute_force(a, pa, b, pb);
@@ -524,9 +525,9 @@ TEST(MeshPairQueries, EqualBruteForceOverEveryPairOfTriangles) {
     }
   }
   // The sampling must exercise every side of contact.
-  EXPECT_GT(counts.apart, 600);
-  EXPECT_GT(counts.overlapping, 600);
-  EXPECT_GT(counts.touching, 30);
+  EXPECT_GT(counts.apart, 600 * case_fraction());
+  EXPECT_GT(counts.overlapping, 600 * case_fraction());
+  EXPECT_GT(counts.touching, 30 * case_fraction());
 }
 
 TEST(MeshPairQueries, OneMeshInsideAClosedMeshIsApartFromItsSurface) {
@@ -535,7 +536,7 @@ TEST(MeshPairQueries, OneMeshInsideAClosedMeshIsApartFromItsSurface) {
   const TriangleMesh ball = uv_sphere(0.3, 8, 12);
   Rng rng(5);
   MeshPairHit carried;
-  for (int trial = 0; trial < 100; ++trial) {
+  for (int trial = 0; trial < case_count(100); ++trial) {
     Pose pb = Pose::Identity();
     pb.linear() = rng.rotation();
     pb.translation() = Vec3(rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6));
@@ -662,7 +663,7 @@ TEST(MeshCellQueries, EqualBruteForceOverEveryTriangleAndCell) {
   MeshPairHit carried{2, 4};
   int trial = 0;
   for (const TriangleMesh* a : {&ball, &plate, &junk}) {
-    for (int k = 0; k < 150; ++k, ++trial) {
+    for (int k = 0; k < case_count(150); ++k, ++trial) {
       const Pose pc = trial % 2 == 0 ? Pose::Identity() : random_pose(rng, 0.5);
       // A around the cells (the cells' box as the anchor mesh), sometimes on a cell's corner.
       Pose pa = sample_pose_b(rng, 1 + trial % 3, cells_mesh_for_bounds, pc, *a);
@@ -679,8 +680,8 @@ TEST(MeshCellQueries, EqualBruteForceOverEveryTriangleAndCell) {
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
-  EXPECT_GT(counts.apart, 100);
-  EXPECT_GT(counts.overlapping, 100);
+  EXPECT_GT(counts.apart, 100 * case_fraction());
+  EXPECT_GT(counts.overlapping, 100 * case_fraction());
 }
 
 TEST(MeshPairQueries, BadPosesAreInvalidInput) {

@@ -2,10 +2,13 @@
 #include "datasets.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace gjk::testing {
 
@@ -313,6 +316,25 @@ std::vector<PolytopePair> make_pairs(std::uint64_t seed, int count, const PairOp
     pairs.push_back(make_pair(seed, static_cast<std::uint64_t>(i), kClasses[i % 3], options));
   }
   return pairs;
+}
+
+double case_fraction() {
+  static const double fraction = [] {
+    const char* text = std::getenv("GJK_TEST_CASE_FRACTION");
+    if (text == nullptr || *text == '\0') return 1.0;
+    double value = 0.0;
+    const char* end = text + std::char_traits<char>::length(text);
+    const auto [ptr, ec] = std::from_chars(text, end, value);  // locale-independent
+    if (ec != std::errc() || ptr != end || !(value > 0.0 && value <= 1.0))
+      throw std::invalid_argument(
+          std::string("GJK_TEST_CASE_FRACTION: expected a number in (0, 1], got '") + text + "'");
+    return value;
+  }();
+  return fraction;
+}
+
+int case_count(int full, int minimum) {
+  return std::max(minimum, static_cast<int>(std::lround(full * case_fraction())));
 }
 
 }  // namespace gjk::testing
