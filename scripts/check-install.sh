@@ -10,11 +10,32 @@
 #   - compiles and links a tiny program with pkg-config --cflags --libs libgjk;
 #   - imports the installed Python package (lib/python3/dist-packages) and runs a query;
 #   - shared only: checks each library's SONAME (libNAME.so.MAJOR) with readelf.
-# Usage: scripts/check-install.sh [--no-deps]   (keeps CCACHE settings from the environment)
+# Usage: scripts/check-install.sh [--no-deps] [--static-build DIR]
+#   --static-build DIR  install the static package from an existing static build tree (the
+#                       README's build/, as CI does) instead of configuring a fresh one
+# (keeps CCACHE settings from the environment)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-if [[ "${1:-}" != "--no-deps" ]]; then bash scripts/install-deps.sh; fi
+deps=1
+static_build=""
+while (($#)); do
+  case "$1" in
+    --no-deps) deps=0; shift ;;
+    --static-build) static_build="$2"; shift 2 ;;
+    -h | --help) sed -n 2,16p "$0"; exit 0 ;;
+    *) echo "check-install: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+if ((deps)); then bash scripts/install-deps.sh; fi
+if [[ -n $static_build ]]; then
+  cache="$static_build/CMakeCache.txt"
+  [[ -f $cache ]] || { echo "check-install: --static-build $static_build: no CMakeCache.txt there" >&2; exit 2; }
+  if grep -q '^BUILD_SHARED_LIBS:BOOL=ON' "$cache"; then
+    echo "check-install: --static-build $static_build is a shared build (BUILD_SHARED_LIBS=ON)" >&2
+    exit 2
+  fi
+fi
 models=${GJK_SHARED_ROBOT_MODELS:-$root/../shared/robot-models}
 models=$(cd "$models" && pwd)
 panda="$models/panda/panda.urdf"
@@ -32,12 +53,18 @@ for kind in static shared; do
   shared=OFF
   [[ $kind == shared ]] && shared=ON
   prefix="$work/prefix-$kind"
-  step "build and install into $prefix"
-  cmake -S . -B "$work/build-$kind" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
-    -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
-  cmake --build "$work/build-$kind" -j "$jobs" >/dev/null
-  cmake --install "$work/build-$kind" >/dev/null
+  if [[ $kind == static && -n $static_build ]]; then
+    step "install $static_build into $prefix"
+    cmake --build "$static_build" -j "$jobs" >/dev/null
+    cmake --install "$static_build" --prefix "$prefix" >/dev/null
+  else
+    step "build and install into $prefix"
+    cmake -S . -B "$work/build-$kind" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=$shared \
+      -DGJK_BUILD_TESTS=OFF -DGJK_BUILD_BENCH=OFF -DPython3_EXECUTABLE=/usr/bin/python3 "${launcher[@]}" \
+      -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    cmake --build "$work/build-$kind" -j "$jobs" >/dev/null
+    cmake --install "$work/build-$kind" >/dev/null
+  fi
 
   step "consumer project examples/snippets"
   cmake -S examples/snippets -B "$work/snippets-$kind" -DCMAKE_BUILD_TYPE=Release \
