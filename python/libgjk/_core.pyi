@@ -116,6 +116,11 @@ class PrimitiveHit:
     primitive: int
     def __init__(self, primitive: int = -1) -> None: ...
 
+class MeshPairHit:
+    primitive_a: int
+    primitive_b: int
+    def __init__(self, primitive_a: int = -1, primitive_b: int = -1) -> None: ...
+
 class CollisionResult:
     @property
     def collision(self) -> bool: ...
@@ -235,6 +240,15 @@ def collide(
     options: Optional[QueryOptions] = None,
 ) -> CollisionResult: ...
 @overload
+def collide(
+    mesh: TriangleMesh,
+    pose: ArrayLike,
+    target: NonConvex,
+    target_pose: ArrayLike,
+    options: Optional[QueryOptions] = None,
+    hit: Optional[MeshPairHit] = None,
+) -> CollisionResult: ...
+@overload
 def distance(
     a: Shape,
     pose_a: ArrayLike,
@@ -251,6 +265,16 @@ def distance(
     target_pose: ArrayLike,
     options: Optional[QueryOptions] = None,
     hit: Optional[PrimitiveHit] = None,
+    max_distance: float = ...,
+) -> DistanceResult: ...
+@overload
+def distance(
+    mesh: TriangleMesh,
+    pose: ArrayLike,
+    target: NonConvex,
+    target_pose: ArrayLike,
+    options: Optional[QueryOptions] = None,
+    hit: Optional[MeshPairHit] = None,
     max_distance: float = ...,
 ) -> DistanceResult: ...
 def penetration(
@@ -281,6 +305,16 @@ def signed_distance(
     max_distance: float = ...,
 ) -> SignedDistanceResult: ...
 @overload
+def signed_distance(
+    mesh: TriangleMesh,
+    pose: ArrayLike,
+    target: NonConvex,
+    target_pose: ArrayLike,
+    options: Optional[QueryOptions] = None,
+    hit: Optional[MeshPairHit] = None,
+    max_distance: float = ...,
+) -> SignedDistanceResult: ...
+@overload
 def closer_than(
     a: Shape,
     pose_a: ArrayLike,
@@ -293,6 +327,15 @@ def closer_than(
 @overload
 def closer_than(
     shape: Shape,
+    pose: ArrayLike,
+    target: NonConvex,
+    target_pose: ArrayLike,
+    threshold: float,
+    options: Optional[QueryOptions] = None,
+) -> ThresholdResult: ...
+@overload
+def closer_than(
+    mesh: TriangleMesh,
     pose: ArrayLike,
     target: NonConvex,
     target_pose: ArrayLike,

@@ -33,6 +33,7 @@ WorldContext = _robots.WorldContext
 acm_from_srdf = _robots.acm_from_srdf
 check_base_pose = _robots.check_base_pose
 clearance_along = _robots.clearance_along
+generate_disabled_collisions = _robots.generate_disabled_collisions
 group_joints = _robots.group_joints
 load_scene = _robots.load_scene
 load_srdf = _robots.load_srdf
@@ -66,6 +67,7 @@ __all__ = [
     "acm_from_srdf",
     "check_base_pose",
     "clearance_along",
+    "generate_disabled_collisions",
     "group_joints",
     "load_scene",
     "load_srdf",

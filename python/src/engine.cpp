@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <gjk/broadphase.hpp>
 #include <gjk/mesh.hpp>
+#include <gjk/mesh_pair.hpp>
 #include <gjk/queries.hpp>
 #include <gjk/results.hpp>
 #include <gjk/shapes.hpp>
@@ -759,6 +760,17 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
       .def(py::init<int>(), arg("primitive") = -1, "A hit, optionally seeded with a primitive.")
       .def_readwrite("primitive", &gjk::PrimitiveHit::primitive, "Triangle or box index, or -1.");
 
+  py::class_<gjk::MeshPairHit>(m, "MeshPairHit", R"doc(
+Which pair of primitives (triangle of the first mesh, triangle or box of the second set) gave a
+mesh-vs-mesh or mesh-vs-cells answer (-1: none); on entry, the pair tried first (a warm start
+along a path). Keep one per tracked pair of sets.)doc")
+      .def(py::init<int, int>(), arg("primitive_a") = -1, arg("primitive_b") = -1,
+           "A hit, optionally seeded with a pair of primitives.")
+      .def_readwrite("primitive_a", &gjk::MeshPairHit::primitive_a,
+                     "Triangle of the first mesh, or -1.")
+      .def_readwrite("primitive_b", &gjk::MeshPairHit::primitive_b,
+                     "Triangle or box of the second set, or -1.");
+
   // ---- results -------------------------------------------------------------------------------
   py::class_<gjk::CollisionResult>(m, "CollisionResult", "Answer of collide().")
       .def_readonly("collision", &gjk::CollisionResult::collision, "The bodies touch or overlap.")
@@ -1039,6 +1051,64 @@ Which triangle or box gave a mesh or box-set answer (-1: none); on entry, the on
   };
   bind_nonconvex(MeshTag{});
   bind_nonconvex(CellsTag{});
+
+  // ---- mesh vs mesh / box set (gjk/mesh_pair.hpp)
+  // ------------------------------------------------
+  const char* kMeshPairDoc =
+      "A TriangleMesh against a TriangleMesh or BoxSet (exact minimum over every pair of "
+      "primitives; when they touch, minus the deepest penetration of a single pair). hit: a "
+      "MeshPairHit receiving the nearest pair (and seeding the search); max_distance: pairs of "
+      "subtrees this far apart are never opened (+inf distance when nothing is nearer).";
+  auto bind_mesh_pair = [&](auto tag) {
+    using Target = typename decltype(tag)::type;
+    m.def(
+        "distance",
+        [](const gjk::TriangleMesh& a, ArrayLike p, const Target& t, ArrayLike tp,
+           Opt<gjk::QueryOptions> o, Opt<gjk::MeshPairHit> hit, double max_distance) {
+          const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
+          py::gil_scoped_release release;
+          return gjk::distance(a, A, t, B, opts(o), hit.get(), max_distance);
+        },
+        arg("mesh"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
+        arg("hit") = py::none(), arg("max_distance") = std::numeric_limits<double>::infinity(),
+        kMeshPairDoc);
+    m.def(
+        "signed_distance",
+        [](const gjk::TriangleMesh& a, ArrayLike p, const Target& t, ArrayLike tp,
+           Opt<gjk::QueryOptions> o, Opt<gjk::MeshPairHit> hit, double max_distance) {
+          const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
+          py::gil_scoped_release release;
+          return gjk::signed_distance(a, A, t, B, opts(o), hit.get(), max_distance);
+        },
+        arg("mesh"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
+        arg("hit") = py::none(), arg("max_distance") = std::numeric_limits<double>::infinity(),
+        kMeshPairDoc);
+    m.def(
+        "collide",
+        [](const gjk::TriangleMesh& a, ArrayLike p, const Target& t, ArrayLike tp,
+           Opt<gjk::QueryOptions> o, Opt<gjk::MeshPairHit> hit) {
+          const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
+          py::gil_scoped_release release;
+          return gjk::collide(a, A, t, B, opts(o), hit.get());
+        },
+        arg("mesh"), arg("pose"), arg("target"), arg("target_pose"), arg("options") = py::none(),
+        arg("hit") = py::none(),
+        "Whether any triangle of the mesh touches any primitive of the target; stops at the "
+        "first such pair, which `hit` (a MeshPairHit or None) receives.");
+    m.def(
+        "closer_than",
+        [](const gjk::TriangleMesh& a, ArrayLike p, const Target& t, ArrayLike tp, double threshold,
+           Opt<gjk::QueryOptions> o) {
+          const gjk::Pose A = to_pose(p, "pose"), B = to_pose(tp, "target_pose");
+          py::gil_scoped_release release;
+          return gjk::closer_than(a, A, t, B, threshold, opts(o));
+        },
+        arg("mesh"), arg("pose"), arg("target"), arg("target_pose"), arg("threshold"),
+        arg("options") = py::none(),
+        "Whether the distance from the mesh to the target is below threshold (touching counts).");
+  };
+  bind_mesh_pair(MeshTag{});
+  bind_mesh_pair(CellsTag{});
 
   // ---- batches ---------------------------------------------------------------------------------
   const char* kBatchArgs =

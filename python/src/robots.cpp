@@ -10,6 +10,7 @@
 #include <gjk/robots/robot_model.hpp>
 #include <gjk/robots/scene.hpp>
 #include <gjk/robots/srdf.hpp>
+#include <gjk/robots/srdf_generator.hpp>
 
 #include <cerrno>
 #include <cmath>
@@ -863,6 +864,26 @@ entry wins over the per-name defaults; symmetric. An empty matrix allows nothing
       arg("model"), arg("srdf"), arg("pose"),
       "ValueError when the root's virtual joint cannot reach `pose` (fixed: identity only; "
       "planar: xy and yaw only).");
+  m.def(
+      "generate_disabled_collisions",
+      [](const rb::RobotModel& model, int samples, unsigned seed) {
+        if (samples < 0)
+          throw py::value_error("samples: must be >= 0, got " + std::to_string(samples));
+        rb::CollisionMatrixReport report;
+        {
+          py::gil_scoped_release release;
+          report = rb::generate_disabled_collisions(model, samples, seed);
+        }
+        py::list l;
+        for (const auto& d : report.disabled) l.append(py::make_tuple(d.link1, d.link2, d.reason));
+        return l;
+      },
+      arg("model"), arg("samples") = 10000, arg("seed") = 1u, R"doc(
+The SRDF disable_collisions a robot needs, computed as MoveIt's Setup Assistant does (the
+`gjk-srdf` tool's engine): (link1, link2, reason) with link1 < link2, sorted, reason one of
+Adjacent (at most one moving joint between them), Default (in collision at q = 0 clamped into
+the limits), Always (in collision in >= 95% of `samples` uniform random configurations, seeded
+by `seed`) or Never (in none of them). Pairs that collide only sometimes are left out.)doc");
 }
 
 }  // namespace gjk_python

@@ -245,6 +245,87 @@ def test_box_set_queries() -> None:
     assert libgjk.signed_distance(s, np.eye(4), cells, np.eye(4)).signed_distance < 0
 
 
+def _box_mesh(half: list[float]) -> libgjk.TriangleMesh:
+    h = np.asarray(half, dtype=float)
+    v = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=float) * h
+    hull = libgjk.ConvexPolytope.from_points(v)
+    return libgjk.TriangleMesh.from_triangles(hull.vertices, hull.triangles)
+
+
+def test_mesh_pair_distance_equals_the_solid_boxes_when_apart(rng: np.random.Generator) -> None:
+    """Closed convex surfaces that are apart are as far apart as the solids they bound: the
+    mesh-vs-mesh answer against GJK on the two boxes, over random poses."""
+    ha, hb = [0.5, 0.3, 0.2], [0.25, 0.4, 0.35]
+    mesh_a, mesh_b = _box_mesh(ha), _box_mesh(hb)
+    box_a, box_b = libgjk.Box(ha), libgjk.Box(hb)
+    carried = libgjk.MeshPairHit(3, 5)
+    apart = 0
+    for _ in range(300):
+        pa, pb = random_pose(rng, 1.0), random_pose(rng, 1.0)
+        solid = libgjk.distance(box_a, pa, box_b, pb)
+        hit = libgjk.MeshPairHit()
+        r = libgjk.distance(mesh_a, pa, mesh_b, pb, hit=hit)
+        assert r.status == libgjk.Status.Converged
+        if solid.distance > 1e-9:
+            apart += 1
+            assert r.distance == pytest.approx(solid.distance, abs=1e-12)
+            assert np.linalg.norm(r.point_on_b - r.point_on_a) == pytest.approx(r.distance, abs=1e-12)
+            assert 0 <= hit.primitive_a < 12 and 0 <= hit.primitive_b < 12
+            # A hit carried from another pose (a warm start) changes nothing.
+            assert libgjk.distance(mesh_a, pa, mesh_b, pb, hit=carried).distance == r.distance
+        else:
+            # The surfaces may still be apart (one box inside the other) but never farther.
+            assert r.distance <= max(ha + hb) * 4
+        touching = libgjk.collide(mesh_a, pa, mesh_b, pb).collision
+        assert touching == (r.distance <= 1e-12)
+        assert libgjk.closer_than(mesh_a, pa, mesh_b, pb, r.distance + 1e-6).closer
+        sd = libgjk.signed_distance(mesh_a, pa, mesh_b, pb)
+        if touching:
+            assert sd.signed_distance <= 1e-12
+        else:
+            assert sd.signed_distance == pytest.approx(r.distance, abs=1e-12)
+    assert apart > 100
+
+
+def test_mesh_against_box_set_is_the_nearest_box(rng: np.random.Generator) -> None:
+    centres = rng.uniform(-1.0, 1.0, size=(6, 3))
+    halves = rng.uniform(0.05, 0.2, size=(6, 3))
+    cells = libgjk.BoxSet.from_boxes(centres, halves)
+    mesh = _box_mesh([0.2, 0.15, 0.1])
+    box = libgjk.Box([0.2, 0.15, 0.1])
+    checked = 0
+    for _ in range(200):
+        pose = random_pose(rng, 1.5)
+        per_box = [
+            libgjk.distance(box, pose, libgjk.Box(h), libgjk.pose(c)).distance
+            for c, h in zip(centres, halves)
+        ]
+        hit = libgjk.MeshPairHit()
+        r = libgjk.distance(mesh, pose, cells, np.eye(4), hit=hit)
+        if min(per_box) > 1e-9:
+            checked += 1
+            assert r.distance == pytest.approx(min(per_box), abs=1e-12)
+            assert per_box[hit.primitive_b] == pytest.approx(min(per_box), abs=1e-12)
+        assert libgjk.collide(mesh, pose, cells, np.eye(4)).collision == (r.distance <= 1e-12)
+        t = libgjk.closer_than(mesh, pose, cells, np.eye(4), 0.1)
+        assert t.closer == (r.distance < 0.1)
+    assert checked > 50
+    far = libgjk.distance(mesh, libgjk.pose([10, 0, 0]), cells, np.eye(4), max_distance=1.0)
+    assert far.distance == math.inf
+
+
+def test_mesh_pair_errors() -> None:
+    mesh = _box_mesh([0.5, 0.5, 0.5])
+    bad = np.eye(4)
+    bad[0, 3] = np.nan
+    with pytest.raises(ValueError, match="pose"):
+        libgjk.distance(mesh, bad, mesh, np.eye(4))
+    with pytest.raises(ValueError, match="target_pose"):
+        libgjk.collide(mesh, np.eye(4), mesh, np.zeros((3, 3)))
+    r = libgjk.closer_than(mesh, np.eye(4), mesh, libgjk.pose([3, 0, 0]), math.nan)
+    assert r.status == libgjk.Status.InvalidInput
+
+
 def test_bounding_box() -> None:
     lo, hi = libgjk.bounding_box(libgjk.Sphere(1), libgjk.pose([1, 2, 3]))
     assert lo.tolist() == [0, 1, 2] and hi.tolist() == [2, 3, 4]

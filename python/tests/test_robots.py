@@ -363,6 +363,39 @@ def test_srdf(panda: robots.RobotModel) -> None:
     assert acm.allowed("panda_link0", "panda_link1")  # adjacent
 
 
+def test_generate_disabled_collisions(panda: robots.RobotModel) -> None:
+    """The SRDF generator from Python: the gjk-srdf tool's list on the same samples and seed, and
+    close to MoveIt's own Panda SRDF."""
+    generated = robots.generate_disabled_collisions(panda, samples=2000, seed=3)
+    assert generated == sorted(generated) and all(a < b for a, b, _ in generated)
+    assert {r for _, _, r in generated} <= {"Adjacent", "Default", "Always", "Never"}
+    # Adjacent pairs are exactly the ones self_collision_pairs() leaves out for adjacency.
+    names = panda.link_names
+    every = robots.self_collision_pairs(panda, exclude_adjacent=False)
+    checked = robots.self_collision_pairs(panda)
+    link_of = [names[c.link] for c in panda.collision_shapes]
+    adjacent = {tuple(sorted((link_of[a], link_of[b]))) for a, b in set(every) - set(checked)}
+    assert {(a, b) for a, b, r in generated if r == "Adjacent"} == adjacent
+    moveit = {tuple(sorted((a, b))) for a, b, _ in robots.load_srdf(PANDA_SRDF, panda).disabled_collisions}
+    ours = {(a, b) for a, b, _ in generated}
+    assert len(moveit & ours) >= len(moveit) - 3, sorted(moveit ^ ours)
+    program = os.environ.get("GJK_SRDF", "")
+    assert program and os.path.exists(program), "GJK_SRDF must name gjk-srdf (ctest)"
+    out = subprocess.run(
+        [program, "--urdf", PANDA_URDF, "--samples", "2000", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    tool = robots.parse_srdf(out, panda, "gjk-srdf output").disabled_collisions
+    assert sorted(tool) == generated
+    assert robots.generate_disabled_collisions(panda, samples=0) == [
+        g for g in generated if g[2] in ("Adjacent", "Default")
+    ]
+    with pytest.raises(ValueError, match="samples: must be >= 0, got -1"):
+        robots.generate_disabled_collisions(panda, samples=-1)
+
+
 def test_allowed_collision_matrix() -> None:
     acm = robots.AllowedCollisionMatrix()
     assert len(acm) == 0 and not acm.allowed("a", "b")
