@@ -1,28 +1,18 @@
 // libgjk.planner: the velocity inversion of seed 002 (eq. 6), OMPL planning with the libgjk
-// checkers (gjk-plan's steps), and the certified motion check.
+// checkers (gjk::planner::plan_arm), and the certified motion check.
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <gjk/planner/ompl.hpp>
+#include <gjk/planner/plan.hpp>
 #include <gjk/planner/velocity_inversion.hpp>
 
-#include <ompl/base/ScopedState.h>
-#include <ompl/geometric/SimpleSetup.h>
-#include <ompl/geometric/planners/informedtrees/BITstar.h>
-#include <ompl/geometric/planners/prm/PRMstar.h>
-#include <ompl/geometric/planners/rrt/RRTConnect.h>
-#include <ompl/geometric/planners/rrt/RRTstar.h>
-#include <ompl/util/Console.h>
-#include <ompl/util/RandomNumbers.h>
-
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,7 +28,6 @@ namespace {
 namespace rb = gjk::robots;
 namespace gp = gjk::planner;
 namespace ob = ompl::base;
-namespace og = ompl::geometric;
 
 // ---- velocity inversion -----------------------------------------------------------------------
 
@@ -107,15 +96,6 @@ py::dict simulation_dict(const gp::SimulationResult& r, size_t links, size_t obs
 
 // ---- OMPL -------------------------------------------------------------------------------------
 
-ob::PlannerPtr make_planner(const std::string& name, const ob::SpaceInformationPtr& si) {
-  if (name == "rrtconnect") return std::make_shared<og::RRTConnect>(si);
-  if (name == "rrtstar") return std::make_shared<og::RRTstar>(si);
-  if (name == "bitstar") return std::make_shared<og::BITstar>(si);
-  if (name == "prmstar") return std::make_shared<og::PRMstar>(si);
-  throw gp::PlannerError("planner '" + name +
-                         "': expected rrtconnect, rrtstar, bitstar or prmstar");
-}
-
 /// The checkers of a world for OMPL: its state space (fixed positions left out), space
 /// information with the libgjk validity checker and certified motion validator installed.
 struct Checking {
@@ -156,32 +136,6 @@ struct Checking {
   }
 };
 
-std::string describe_invalid(const Checking& c, const Eigen::VectorXd& q, const char* name,
-                             double margin) {
-  const gp::ClosestPair p = c.checker->closest(q);
-  if (p.pair.shape < 0 || p.pair.status == gjk::Status::InvalidInput)
-    return std::string(name) + " is not a valid state";
-  const PairResult r = name_pair(*c.world, p);
-  std::ostringstream msg;
-  if (p.pair.distance < 0.0) {
-    msg << name << " is in collision: " << r.name_a << " / " << r.name_b << " at signed distance "
-        << p.pair.distance << " m";
-  } else {
-    msg << name << " is closer than the margin " << margin << " m: " << r.name_a << " / "
-        << r.name_b << " at " << p.pair.distance << " m";
-  }
-  return msg.str();
-}
-
-struct PlanResult {
-  bool solved = false;
-  std::string status;
-  std::vector<std::string> joint_names;
-  std::vector<Eigen::VectorXd> path, full_path;
-  double length = 0.0;
-  double plan_seconds = 0.0, simplify_seconds = 0.0;
-};
-
 py::array_t<double> rows_array(const std::vector<Eigen::VectorXd>& rows, size_t cols) {
   py::array_t<double> out({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(cols)});
   double* d = out.mutable_data();
@@ -195,8 +149,6 @@ struct PyMotionValidator {
   std::unique_ptr<Checking> checking;
   double margin = 0.0;
 };
-
-bool g_seeded = false;  // guarded by the GIL (set before the GIL is released)
 
 }  // namespace
 
@@ -353,24 +305,24 @@ obstacles) per recorded sample, and min_clearance (over every step), max_trackin
 collided, steps, total_seconds, distance_seconds.)doc");
 
   // ---- OMPL planning --------------------------------------------------------------------------
-  py::class_<PlanResult>(m, "PlanResult", "What plan() found.")
-      .def_readonly("solved", &PlanResult::solved, "An exact solution was found in time.")
-      .def_readonly("status", &PlanResult::status, "OMPL's planner status, as text.")
-      .def_readonly("joint_names", &PlanResult::joint_names,
+  py::class_<gp::PlanResult>(m, "PlanResult", "What plan() found.")
+      .def_readonly("solved", &gp::PlanResult::solved, "An exact solution was found in time.")
+      .def_readonly("status", &gp::PlanResult::status, "OMPL's planner status, as text.")
+      .def_readonly("joint_names", &gp::PlanResult::joint_names,
                     "The planned joints (the columns of `path`).")
       .def_property_readonly(
-          "path", [](const PlanResult& r) { return rows_array(r.path, r.joint_names.size()); },
+          "path", [](const gp::PlanResult& r) { return rows_array(r.path, r.joint_names.size()); },
           "(M, planned joints) waypoints (empty when not solved).")
       .def_property_readonly(
           "full_path",
-          [](const PlanResult& r) {
+          [](const gp::PlanResult& r) {
             return rows_array(r.full_path,
                               r.full_path.empty() ? 0 : static_cast<size_t>(r.full_path[0].size()));
           },
           "(M, num_positions) the same with the fixed positions filled in (for world queries).")
-      .def_readonly("length", &PlanResult::length, "Joint-space length of the path.")
-      .def_readonly("plan_seconds", &PlanResult::plan_seconds, "Time spent planning, s.")
-      .def_readonly("simplify_seconds", &PlanResult::simplify_seconds,
+      .def_readonly("length", &gp::PlanResult::length, "Joint-space length of the path.")
+      .def_readonly("plan_seconds", &gp::PlanResult::plan_seconds, "Time spent planning, s.")
+      .def_readonly("simplify_seconds", &gp::PlanResult::simplify_seconds,
                     "Time spent simplifying, s.");
 
   m.def(
@@ -379,82 +331,29 @@ collided, steps, total_seconds, distance_seconds.)doc");
          const std::string& planner, double time_limit, double margin,
          const std::map<std::string, double>& fixed, std::optional<unsigned> seed, bool simplify,
          bool self_collision) {
-        if (!(time_limit > 0) || !std::isfinite(time_limit))
-          throw gp::PlannerError("time_limit: must be a finite number > 0");
-        if (seed && !g_seeded) {
-          ompl::RNG::setSeed(*seed);
-          g_seeded = true;
-        }
-        ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
-        auto checking =
-            std::make_unique<Checking>(snapshot(*world), fixed, margin, self_collision, 20000);
-        const unsigned dim = checking->dim();
+        auto copy = snapshot(*world);
+        // The sizes first, for the array messages of every binding ("start: expected an array
+        // of shape (4,)"); plan_arm checks the rest.
+        const auto dim = static_cast<long>(gp::planned_joints(copy->model(), fixed).size());
+        gp::PlanOptions options;
+        options.planner = planner;
+        options.time_limit = time_limit;
+        options.margin = margin;
+        options.fixed = fixed;
+        options.seed = seed;
+        options.simplify = simplify;
+        options.self_collision = self_collision;
         const Eigen::VectorXd s = to_joint_vector(start, "start", dim);
         const Eigen::VectorXd g = to_joint_vector(goal, "goal", dim);
-        const auto& bounds = checking->space->getBounds();
-        const std::vector<std::string> names = checking->planned();
-        for (auto [v, name] : {std::pair{&s, "start"}, std::pair{&g, "goal"}}) {
-          for (unsigned i = 0; i < dim; ++i) {
-            const double x = (*v)[i];
-            if (!(x >= bounds.low[i] && x <= bounds.high[i])) {
-              std::ostringstream msg;
-              msg << name << ": joint " << names[i] << " = " << x << " is outside its limits ["
-                  << bounds.low[i] << ", " << bounds.high[i] << "]";
-              throw gp::PlannerError(msg.str());
-            }
-          }
-        }
-        PlanResult result;
-        result.joint_names = names;
-        {
-          py::gil_scoped_release release;
-          for (auto [v, name] : {std::pair{&s, "start"}, std::pair{&g, "goal"}}) {
-            const Eigen::VectorXd q = checking->full(*v);
-            if (!checking->checker->is_valid(q))
-              throw gp::PlannerError(describe_invalid(*checking, q, name, margin));
-          }
-          ob::ScopedState<> a(checking->space), b(checking->space);
-          for (unsigned i = 0; i < dim; ++i) {
-            a[i] = s[i];
-            b[i] = g[i];
-          }
-          og::SimpleSetup ss(checking->si);
-          ss.setStartAndGoalStates(a, b);
-          ss.setPlanner(make_planner(planner, checking->si));
-          if (planner != "rrtconnect")
-            ss.getProblemDefinition()->setOptimizationObjective(
-                gp::make_length_clearance_objective(checking->si));
-          const auto t0 = std::chrono::steady_clock::now();
-          const ob::PlannerStatus status = ss.solve(time_limit);
-          result.plan_seconds =
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-          result.status = status.asString();
-          result.solved = status == ob::PlannerStatus::EXACT_SOLUTION;
-          if (result.solved) {
-            if (simplify) {
-              const auto t1 = std::chrono::steady_clock::now();
-              ss.simplifySolution();
-              result.simplify_seconds =
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-            }
-            const og::PathGeometric& path = ss.getSolutionPath();
-            result.length = path.length();
-            for (size_t i = 0; i < path.getStateCount(); ++i) {
-              const auto* st = path.getState(i)->as<ob::RealVectorStateSpace::StateType>();
-              Eigen::VectorXd v(dim);
-              for (unsigned k = 0; k < dim; ++k) v[k] = st->values[k];
-              result.full_path.push_back(checking->full(v));
-              result.path.push_back(std::move(v));
-            }
-          }
-        }
-        return result;
+        py::gil_scoped_release release;
+        return gp::plan_arm(std::move(copy), s, g, options);
       },
       arg("world"), arg("start"), arg("goal"), arg("planner") = "rrtconnect",
       arg("time_limit") = 5.0, arg("margin") = 0.0, arg("fixed") = std::map<std::string, double>{},
       arg("seed") = py::none(), arg("simplify") = true, arg("self_collision") = true, R"doc(
 Plans a collision-free joint motion of the world's robot with OMPL and the libgjk checkers
-(gjk-plan's steps): every motion the planner accepts is certified by conservative advancement.
+(gjk::planner::plan_arm, as gjk-plan does): every motion the planner accepts is certified by
+conservative advancement.
 `start` and `goal` hold the planned joints (the robot's positions less those in `fixed`, a
 {joint: value} dict), in model order; `planner` is rrtconnect, rrtstar, bitstar or prmstar
 (the optimizing ones use the whole time_limit with a length + clearance objective). `seed`

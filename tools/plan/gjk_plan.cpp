@@ -6,6 +6,7 @@
 // (gjk::planner::CertifiedMotionValidator), and the profile is computed with warm-started
 // distance queries along the interpolated path.
 #include <gjk/planner/ompl.hpp>
+#include <gjk/planner/plan.hpp>
 #include <gjk/robots/parse_number.hpp>
 #include <gjk/robots/srdf.hpp>
 #include "base_pose.hpp"
@@ -16,17 +17,12 @@
 #include "spawn.hpp"
 #include "written_files.hpp"
 
-#include <ompl/base/ScopedState.h>
-#include <ompl/geometric/SimpleSetup.h>
-#include <ompl/geometric/planners/informedtrees/BITstar.h>
-#include <ompl/geometric/planners/prm/PRMstar.h>
-#include <ompl/geometric/planners/rrt/RRTConnect.h>
-#include <ompl/geometric/planners/rrt/RRTstar.h>
+#include <ompl/geometric/PathGeometric.h>
 #include <ompl/util/Console.h>
-#include <ompl/util/RandomNumbers.h>
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -57,10 +53,6 @@ namespace {
 
 /// A bad command line (exit 2): wrong option values the user typed.
 struct UsageError : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-/// Inputs that do not fit the robot and scene (exit 3): a start in collision, say.
-struct InputError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
@@ -120,12 +112,11 @@ std::vector<double> parse_vector(const std::string& text, const std::string& wha
   }
 }
 
-ob::PlannerPtr make_planner(const std::string& name, const ob::SpaceInformationPtr& si) {
-  if (name == "rrtconnect") return std::make_shared<og::RRTConnect>(si);
-  if (name == "rrtstar") return std::make_shared<og::RRTstar>(si);
-  if (name == "bitstar") return std::make_shared<og::BITstar>(si);
-  if (name == "prmstar") return std::make_shared<og::PRMstar>(si);
-  throw UsageError("--planner '" + name + "': expected rrtconnect, rrtstar, bitstar or prmstar");
+/// The usage error of an unknown --planner (plan_arm would report it as bad input).
+void check_planner_name(const std::string& name) {
+  const auto& names = planner::planner_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw UsageError("--planner '" + name + "': expected rrtconnect, rrtstar, bitstar or prmstar");
 }
 
 }  // namespace
@@ -228,7 +219,7 @@ int main(int argc, char** argv) {
     }
 
     ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
-    ompl::RNG::setSeed(seed);
+    planner::seed_rng_once(seed);  // before any OMPL object draws a random number
     robots::RobotModel robot_model = robots::RobotModel::from_urdf_file(p.urdf);
     auto scene = std::make_shared<const robots::Scene>(robots::load_scene(p.scene));
     std::optional<robots::Srdf> srdf;
@@ -267,15 +258,10 @@ int main(int argc, char** argv) {
         robot_model, *scene,
         srdf ? robots::acm_from_srdf(robot_model, *srdf)
              : robots::AllowedCollisionMatrix::from_adjacency(robot_model));
+    // The planned joints and their limits; the checkers come after planning, so that the
+    // planner's random generators get the same seeds as when gjk-plan set up OMPL itself.
     auto space = planner::make_state_space(world->model(), p.fixed);
-    auto si = std::make_shared<ob::SpaceInformation>(space);
-    planner::CollisionSettings settings;
-    settings.margin = margin;
-    settings.fixed_positions = p.fixed;
-    const auto collision = planner::install_collision_checking(si, world, settings);
-    const robots::RobotModel* model = &collision->model();
-    const auto checker =
-        std::static_pointer_cast<planner::StateValidityChecker>(si->getStateValidityChecker());
+    const robots::RobotModel* model = &world->model();
 
     const unsigned dim = space->getDimension();
     std::vector<std::string> planned;  // the state space's joints, in its order
@@ -314,11 +300,6 @@ int main(int argc, char** argv) {
                        "', see --list-joints), got " + std::to_string(p.start.size()) + " and " +
                        std::to_string(p.goal.size()));
     }
-    ob::ScopedState<> start(space), goal(space);
-    for (unsigned i = 0; i < dim; ++i) {
-      start[i] = p.start[i];
-      goal[i] = p.goal[i];
-    }
     const auto& bounds = space->as<ob::RealVectorStateSpace>()->getBounds();
     for (auto [values, name] : {std::pair{&p.start, "--start"}, std::pair{&p.goal, "--goal"}}) {
       for (unsigned i = 0; i < dim; ++i) {
@@ -331,56 +312,50 @@ int main(int argc, char** argv) {
         }
       }
     }
-    for (auto [state, name] : {std::pair{&start, "start"}, std::pair{&goal, "goal"}}) {
-      if (si->isValid(state->get())) continue;
-      const planner::ClosestPair c = checker->closest(checker->to_vector(state->get()));
-      const auto& shapes = model->collision_shapes();
-      const auto shape_count = static_cast<int>(shapes.size());
-      // Only a computed pair may index the shapes (issue 15 item 6).
-      const bool have_pair = c.pair.status != Status::InvalidInput && c.pair.shape >= 0 &&
-                             c.pair.shape < shape_count && c.pair.obstacle >= 0 &&
-                             (c.self ? c.pair.obstacle < shape_count
-                                     : size_t(c.pair.obstacle) < world->obstacles().size());
-      if (!have_pair) throw InputError(std::string(name) + " is not a valid state");
-      const std::string a = world->part_name(c.pair.shape);
-      const std::string b = c.self ? world->part_name(c.pair.obstacle)
-                                   : world->obstacles()[size_t(c.pair.obstacle)].name;
-      std::ostringstream msg;
-      if (c.pair.distance < 0.0) {
-        msg << name << " is in collision: " << a << " / " << b << " at signed distance "
-            << c.pair.distance << " m";
-      } else {
-        msg << name << " is closer than the margin " << margin << " m: " << a << " / " << b
-            << " at " << c.pair.distance << " m";
-      }
-      throw InputError(msg.str());
-    }
+    check_planner_name(planner_name);
 
-    og::SimpleSetup ss(si);
-    ss.setStartAndGoalStates(start, goal);
-    ss.setPlanner(make_planner(planner_name, si));
-    if (planner_name != "rrtconnect")
-      ss.getProblemDefinition()->setOptimizationObjective(
-          planner::make_length_clearance_objective(si));
+    // Start and goal in collision (exit 3 as a PlannerError), planning and simplification.
+    planner::PlanOptions options;
+    options.planner = planner_name;
+    options.time_limit = time_limit;
+    options.margin = margin;
+    options.fixed = p.fixed;
+    const Eigen::VectorXd start_q = Eigen::Map<const Eigen::VectorXd>(p.start.data(), dim);
+    const Eigen::VectorXd goal_q = Eigen::Map<const Eigen::VectorXd>(p.goal.data(), dim);
     gjk::tools::ProgressLine bar(progress);
-    const auto t0 = std::chrono::steady_clock::now();
-    const ob::PlannerStatus status = bar.timed("planning (" + planner_name + ")", time_limit,
-                                               [&] { return ss.solve(time_limit); });
-    const double plan_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (status != ob::PlannerStatus::EXACT_SOLUTION) {
+    planner::PlanResult plan;
+    try {
+      plan = bar.timed("planning (" + planner_name + ")", time_limit,
+                       [&] { return planner::plan_arm(world, start_q, goal_q, options); });
+    } catch (...) {
+      bar.clear();  // the message goes on a line of its own
+      throw;
+    }
+    if (!plan.solved) {
       bar.clear();
-      std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << status.asString()
-                << ")\n";
+      std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << plan.status << ")\n";
       return gjk::tools::kExitCheckFailed;
     }
-    const auto t1 = std::chrono::steady_clock::now();
-    ss.simplifySolution();
-    const double simplify_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-    og::PathGeometric path = ss.getSolutionPath();
+    const double plan_seconds = plan.plan_seconds, simplify_seconds = plan.simplify_seconds;
+    auto si = std::make_shared<ob::SpaceInformation>(space);
+    planner::CollisionSettings settings;
+    settings.margin = margin;
+    settings.fixed_positions = p.fixed;
+    const auto collision = planner::install_collision_checking(si, world, settings);
+    const auto checker =
+        std::static_pointer_cast<planner::StateValidityChecker>(si->getStateValidityChecker());
+    og::PathGeometric path(si);
+    {
+      ob::State* state = si->allocState();
+      for (const Eigen::VectorXd& v : plan.path) {
+        for (unsigned i = 0; i < dim; ++i)
+          state->as<ob::RealVectorStateSpace::StateType>()->values[i] = v[i];
+        path.append(state);  // copies the state
+      }
+      si->freeState(state);
+    }
     const size_t waypoints = path.getStateCount();
-    const double length = path.length();
+    const double length = plan.length;
 
     // Every segment certified (the planner already used the certified validator; this is the
     // check a user would run on a path from elsewhere).
@@ -467,9 +442,8 @@ int main(int argc, char** argv) {
               << "  certified segments   " << certified << " of " << waypoints - 1 << " (" << steps
               << " configurations, " << pair_queries
               << " pair distance queries by conservative advancement)\n"
-              << "  motions checked while planning: "
-              << si->getMotionValidator()->getValidMotionCount() << " valid, "
-              << si->getMotionValidator()->getInvalidMotionCount() << " invalid\n"
+              << "  motions checked while planning: " << plan.valid_motions << " valid, "
+              << plan.invalid_motions << " invalid\n"
               << "  clearance of the moving links to obstacles along " << path.getStateCount()
               << " interpolated states: minimum " << min_clearance << " m (" << min_where
               << ", at arc length " << min_arc << " rad), " << std::setprecision(2)
@@ -501,9 +475,6 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitUsage;
-  } catch (const InputError& e) {
-    std::cerr << "gjk-plan: " << e.what() << '\n';
-    return gjk::tools::kExitInputError;
   } catch (const robots::ModelError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
@@ -513,7 +484,7 @@ int main(int argc, char** argv) {
   } catch (const robots::SrdfError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
-  } catch (const planner::PlannerError& e) {
+  } catch (const planner::PlannerError& e) {  // also a start or goal in collision
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
   } catch (const gjk::tools::OutputError& e) {
