@@ -323,7 +323,11 @@ collided, steps, total_seconds, distance_seconds.)doc");
       .def_readonly("length", &gp::PlanResult::length, "Joint-space length of the path.")
       .def_readonly("plan_seconds", &gp::PlanResult::plan_seconds, "Time spent planning, s.")
       .def_readonly("simplify_seconds", &gp::PlanResult::simplify_seconds,
-                    "Time spent simplifying, s.");
+                    "Time spent simplifying, s.")
+      .def_readonly("valid_motions", &gp::PlanResult::valid_motions,
+                    "Motions the certified validator accepted while planning and simplifying.")
+      .def_readonly("invalid_motions", &gp::PlanResult::invalid_motions,
+                    "Motions the certified validator rejected.");
 
   m.def(
       "plan",

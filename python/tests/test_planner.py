@@ -121,6 +121,9 @@ def test_plan_four_dof(pyramid_world: robots.CollisionWorld) -> None:
     assert np.allclose(path[0], FOUR_DOF_START) and np.allclose(path[-1], FOUR_DOF_GOAL)
     assert np.array_equal(result.full_path, path)  # nothing fixed
     assert result.length > 0 and result.plan_seconds > 0
+    # The straight motion collides (the pyramids are in the way), so the planner both accepted
+    # and rejected motions.
+    assert result.valid_motions > 0 and result.invalid_motions > 0
     # Every segment certified free, every waypoint valid.
     check = planner.MotionValidator(pyramid_world)
     for a, b in zip(path[:-1], path[1:]):
