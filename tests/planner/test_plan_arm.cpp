@@ -6,6 +6,8 @@
 #include <gjk/robots/obstacle_queries.hpp>
 #include <gjk/robots/srdf.hpp>
 
+#include "world_reference.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,19 +61,7 @@ std::shared_ptr<const robots::CollisionWorld> panda_world() {
 double brute_force_minimum(const robots::CollisionWorld& world, const Eigen::VectorXd& q) {
   robots::WorldContext ctx(world);
   ctx.update(q);
-  const auto& shapes = world.model().collision_shapes();
-  double best = std::numeric_limits<double>::infinity();
-  for (size_t s = 0; s < shapes.size(); ++s)
-    for (size_t o = 0; o < world.obstacles().size(); ++o)
-      if (world.checked(static_cast<int>(s), static_cast<int>(o)))
-        best = std::min(best, robots::signed_distance(shapes[s].shape, ctx.shape_poses()[s],
-                                                      world.obstacles()[o], {})
-                                  .signed_distance);
-  for (const auto& [a, b] : world.self_pairs())
-    best = std::min(best, signed_distance(shapes[size_t(a)].shape, ctx.shape_poses()[size_t(a)],
-                                          shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
-                              .signed_distance);
-  return best;
+  return gjk::testing::brute_force_minimum(world, ctx);
 }
 
 /// Full joint vector for planned values v: the planned joints by name, the fixed ones from

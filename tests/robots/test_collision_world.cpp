@@ -6,6 +6,7 @@
 
 #include "gjk/robots/obstacle_queries.hpp"
 #include "gjk/robots/srdf.hpp"
+#include "world_reference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,22 +60,7 @@ Scene random_obstacles(std::mt19937& rng, int count, double max_size = 0.08) {
   return scene;
 }
 
-/// Brute force: the minimum signed distance over every checked pair.
-double brute_force_minimum(const CollisionWorld& world, const WorldContext& ctx) {
-  const auto& shapes = world.model().collision_shapes();
-  double best = std::numeric_limits<double>::infinity();
-  for (size_t s = 0; s < shapes.size(); ++s)
-    for (size_t o = 0; o < world.obstacles().size(); ++o)
-      if (world.checked(static_cast<int>(s), static_cast<int>(o)))
-        best = std::min(
-            best, signed_distance(shapes[s].shape, ctx.shape_poses()[s], world.obstacles()[o], {})
-                      .signed_distance);
-  for (const auto& [a, b] : world.self_pairs())
-    best = std::min(best, signed_distance(shapes[size_t(a)].shape, ctx.shape_poses()[size_t(a)],
-                                          shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
-                              .signed_distance);
-  return best;
-}
+using gjk::testing::brute_force_minimum;
 
 TEST(CollisionWorld, ClosestAndInCollisionEqualBruteForceOverEveryPair) {
   std::mt19937 rng(11);
