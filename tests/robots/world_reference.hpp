@@ -23,9 +23,10 @@ inline double brute_force_minimum(const robots::CollisionWorld& world,
                                                       world.obstacles()[o], {})
                                   .signed_distance);
   for (const auto& [a, b] : world.self_pairs())
-    best = std::min(best, gjk::signed_distance(shapes[size_t(a)].shape, ctx.shape_poses()[size_t(a)],
-                                               shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
-                              .signed_distance);
+    best =
+        std::min(best, gjk::signed_distance(shapes[size_t(a)].shape, ctx.shape_poses()[size_t(a)],
+                                            shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
+                           .signed_distance);
   return best;
 }
 
