@@ -480,13 +480,23 @@ MotionCertificate CertifiedMotionValidator::certify(const Eigen::VectorXd& q1,
         p.horizon = p.speed > 0 ? s + (ball_gap - margin) / p.speed : kInf;
         continue;
       }
+      WarmStart* warm = p.self ? &ctx->self_caches[static_cast<size_t>(p.self_index)]
+                               : ctx->obstacle_caches.get(p.a, p.b);
       DistanceResult r;
-      if (p.self) {
-        r = distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape, ctx->poses[ub], query,
-                     ctx->self_caches[static_cast<size_t>(p.self_index)]);
-      } else {
-        r = robots::distance(shapes[ua].shape, ctx->poses[ua], obstacles[ub], query,
-                             ctx->obstacle_caches.get(p.a, p.b));
+      bool exact = true;
+      if (shapes[ua].mesh || (p.self && shapes[ub].mesh)) {
+        // A link mesh lies inside its hull, so the hulls' distance is a lower bound: when it
+        // clears the margin it certifies a horizon (a shorter one) without the triangles. The
+        // warm start is the hulls' (the triangle queries take none).
+        r = p.self ? distance(shapes[ua].shape, ctx->poses[ua], shapes[ub].shape, ctx->poses[ub],
+                              query, *warm)
+                   : robots::distance(shapes[ua].shape, ctx->poses[ua], obstacles[ub], query, warm);
+        exact = r.status == Status::InvalidInput || !(r.distance > margin);
+      }
+      if (exact) {
+        r = p.self ? robots::distance(shapes[ua], ctx->poses[ua], shapes[ub], ctx->poses[ub], query,
+                                      warm)
+                   : robots::distance(shapes[ua], ctx->poses[ua], obstacles[ub], query, warm);
       }
       ++cert.pair_queries;
       const double d = r.status == Status::InvalidInput ? -kInf : r.distance;

@@ -197,9 +197,11 @@ const char* joint_type_name(rb::JointType t) {
 }
 
 rb::LinkMeshRepresentation representation(const std::string& text, const std::string& where) {
-  if (text == "hull") return rb::LinkMeshRepresentation::Hull;
-  if (text == "pieces") return rb::LinkMeshRepresentation::Pieces;
-  throw py::value_error(where + ": expected 'hull' or 'pieces', got '" + text + "'");
+  try {
+    return rb::parse_link_mesh_representation(text, where);
+  } catch (const rb::ModelError& e) {
+    throw py::value_error(e.what());  // a bad argument, not a bad model file
+  }
 }
 
 // A link by name or index, checked.
@@ -305,11 +307,19 @@ void bind_robots(py::module_& m) {
       .def("__repr__", [](const rb::Link& l) { return "Link('" + l.name + "')"; });
 
   py::class_<rb::CollisionShape>(m, "CollisionShape",
-                                 "A convex collision shape fixed on a link (read-only).")
+                                 "A collision element fixed on a link: a convex shape, or exact "
+                                 "triangles (read-only).")
       .def_readonly("link", &rb::CollisionShape::link, "Index into RobotModel.links.")
       .def_property_readonly(
           "shape", [](const rb::CollisionShape& c) { return typed_shape(c.shape); },
-          "The convex shape in its own frame (a Sphere, Box, ... ConvexPolytope; a copy).")
+          "The convex shape in its own frame (a Sphere, Box, ... ConvexPolytope; a copy); for a "
+          "mesh element, the hull of its triangles.")
+      .def_property_readonly(
+          "mesh",
+          [](const rb::CollisionShape& c) -> const gjk::TriangleMesh* { return c.mesh.get(); },
+          py::return_value_policy::reference_internal,
+          "The exact triangles of a link loaded with meshes='mesh' (a TriangleMesh in the shape "
+          "frame), else None.")
       .def_property_readonly(
           "origin", [](const rb::CollisionShape& c) { return from_pose(c.origin); },
           "(4, 4) shape frame in the link frame.")
@@ -341,8 +351,9 @@ kinematics and point Jacobians. Immutable; safe to share between threads. Joint 
           arg("path"), arg("package_dirs") = std::vector<std::string>{}, arg("meshes") = "hull",
           arg("link_meshes") = std::map<std::string, std::string>{}, R"doc(
 Loads a URDF file. `package://NAME/...` mesh URIs resolve in `package_dirs`; relative mesh paths
-against the URDF's folder. `meshes` is how link meshes become convex shapes: 'hull' (one convex
-hull per mesh, the default) or 'pieces' (one hull per shell of the file, e.g. a V-HACD output);
+against the URDF's folder. `meshes` is how link meshes are represented: 'hull' (one convex hull
+per mesh, the default), 'pieces' (one hull per shell of the file, e.g. a V-HACD output) or
+'mesh' (the exact triangles, non-convex links not inflated);
 `link_meshes` overrides it per link name. FileNotFoundError when `path` does not exist,
 ModelError (a ValueError) for a bad URDF or mesh.)doc")
       .def_static(

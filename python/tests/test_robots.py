@@ -58,7 +58,7 @@ def test_link_mesh_representation() -> None:
     assert len(pieces.collision_shapes) >= len(hull.collision_shapes)
     per_link = robots.RobotModel.from_urdf(FOUR_DOF_URDF, link_meshes={"link1": "pieces"})
     assert len(per_link.collision_shapes) >= len(hull.collision_shapes)
-    with pytest.raises(ValueError, match="expected 'hull' or 'pieces'"):
+    with pytest.raises(ValueError, match="expected 'hull', 'pieces' or 'mesh'"):
         robots.RobotModel.from_urdf(FOUR_DOF_URDF, meshes="convex")
     with pytest.raises(robots.ModelError, match="no_such_link"):
         robots.RobotModel.from_urdf(FOUR_DOF_URDF, link_meshes={"no_such_link": "hull"})

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import libgjk
 from libgjk import robots
 
-from conftest import PANDA_READY, PANDA_SRDF, PANDA_URDF, SCENES_DIR
+from conftest import PANDA_READY, PANDA_SRDF, PANDA_URDF, ROBOT_MODELS_DIR, SCENES_DIR
 
 PANDA_CELL = os.path.join(SCENES_DIR, "panda_cell.yaml")
 
@@ -405,3 +405,31 @@ def test_srdf_virtual_joints(panda: robots.RobotModel) -> None:
         robots.check_base_pose(panda, srdf, libgjk.pose([0, 0, 1]))
     moveit = robots.load_srdf(PANDA_SRDF, panda)
     assert robots.named_base_pose(panda, moveit, "ready") is None
+
+
+def test_exact_link_meshes_are_never_nearer_than_their_hulls() -> None:
+    """meshes='mesh' keeps the UR5's non-convex links as triangles: each link lies inside its
+    hull, so no pair is nearer (or deeper) than with hulls, and some are clearly farther."""
+    urdf = os.path.join(ROBOT_MODELS_DIR, "ur5", "ur5.urdf")
+    mesh_model = robots.RobotModel.from_urdf(urdf, meshes="mesh")
+    hull_model = robots.RobotModel.from_urdf(urdf)
+    element = mesh_model.collision_shapes[2]
+    assert element.mesh is not None and element.mesh.triangles.shape[1] == 3
+    assert element.description.endswith(" triangles")
+    assert hull_model.collision_shapes[2].mesh is None
+    scene = robots.load_scene(os.path.join(SCENES_DIR, "panda_boxes.yaml"))
+    exact = robots.CollisionWorld(mesh_model, scene)
+    hulls = robots.CollisionWorld(hull_model, scene)
+    rng = np.random.default_rng(5)
+    lo, hi = mesh_model.lower_limits, mesh_model.upper_limits
+    farther = 0
+    for _ in range(25):
+        q = rng.uniform(np.maximum(lo, -3.0), np.minimum(hi, 3.0))
+        c = exact.closest(q, gradient=False)
+        h = hulls.closest(q, gradient=False)
+        assert c is not None and h is not None
+        assert c.distance >= h.distance - 1e-12
+        everything = exact.distances(q, self_pairs=True, gradients=False)
+        assert c.distance == min(p.distance for p in everything)
+        farther += c.distance > h.distance + 1e-3
+    assert farther > 0

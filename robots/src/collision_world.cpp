@@ -242,7 +242,8 @@ WorldContext::WorldContext(const CollisionWorld& world)
       loose_boxes_(world.model().collision_shapes().size()),
       tight_shape_(world.model().collision_shapes().size(), 0),
       box_hints_(world.model().collision_shapes().size(), std::array<int, 6>{}),
-      self_caches_(world.self_pairs().size()) {
+      self_caches_(world.self_pairs().size()),
+      self_hits_(world.self_pairs().size()) {
   size_t slots = 1;
   const size_t pairs = world.model().collision_shapes().size() * world.obstacles().size();
   while (slots < pairs && slots < 65536) slots *= 2;
@@ -264,7 +265,7 @@ size_t WorldContext::obstacle_slot(int shape, int obstacle) {
   if (obstacle_warm_owner_[slot] != key + 1) {
     obstacle_warm_owner_[slot] = key + 1;
     obstacle_warm_[slot].reset();
-    obstacle_hits_[slot] = PrimitiveHit{};
+    obstacle_hits_[slot] = MeshPairHit{};
   }
   return slot;
 }
@@ -314,9 +315,9 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
     world_->obstacle_tree().query(grown(boxes[s], margin), [&](int o) {
       if (!world_->checked(static_cast<int>(s), o)) return true;
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
-      found = closer_than(shapes[s].shape, poses_[s], obstacles[static_cast<size_t>(o)], margin,
-                          query, warm)
-                  .closer;
+      found =
+          closer_than(shapes[s], poses_[s], obstacles[static_cast<size_t>(o)], margin, query, warm)
+              .closer;
       return !found;
     });
   }
@@ -324,9 +325,9 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
     const auto [a, b] = world_->self_pairs()[i];
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
     if (gjk::distance(boxes[ua], boxes[ub]) > margin) continue;
-    found = closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], margin, query,
-                        self_caches_[i])
-                .closer;
+    found =
+        closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub], margin, query, &self_caches_[i])
+            .closer;
   }
   return found;
 }
@@ -335,6 +336,7 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   ClosestPair best;
+  deferred_.clear();
   best.pair.distance = cutoff;
   // The pruning bound: pairs whose boxes are at least this far apart cannot beat the best. Once
   // the best pair overlaps, every pair whose boxes touch may overlap deeper.
@@ -371,9 +373,18 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
               best.pair.distance)
         return bound();
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
-      if (obstacle.kind() != ObstacleKind::Convex) {
+      if (shapes[s].mesh) {
+        // A link mesh lies inside its hull: the hull's signed distance is a lower bound. The
+        // triangles wait until every cheaper pair has tightened the best (see below).
+        const double hull = signed_distance(shapes[s].shape, poses_[s], obstacle, query,
+                                            obstacle_warm_start(static_cast<int>(s), o), bound())
+                                .signed_distance;
+        if (hull < best.pair.distance) deferred_.push_back({hull, static_cast<int>(s), o, -1});
+        return bound();
+      }
+      if (!convex_pair(shapes[s], obstacle)) {
         // Meshes and cells prune their own hierarchy by the best so far (+inf: nothing nearer).
-        take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, nullptr, bound(),
+        take(signed_distance(shapes[s], poses_[s], obstacle, query, nullptr, bound(),
                              &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]),
              static_cast<int>(s), o, false);
         return bound();
@@ -381,11 +392,10 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
       // A threshold query decides cheaply whether the pair can beat the best at all.
       if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
-          !closer_than(shapes[s].shape, poses_[s], obstacle, best.pair.distance, query, warm)
-               .closer)
+          !closer_than(shapes[s], poses_[s], obstacle, best.pair.distance, query, warm).closer)
         return bound();
-      take(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm), static_cast<int>(s),
-           o, false);
+      take(signed_distance(shapes[s], poses_[s], obstacle, query, warm), static_cast<int>(s), o,
+           false);
       return bound();
     });
   }
@@ -395,15 +405,39 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
     if (gjk::distance(loose_boxes_[ua], loose_boxes_[ub]) >= bound() ||
         signed_box_bound(tight_box(ua), tight_box(ub)) >= best.pair.distance)
       continue;
+    if (!convex_pair(shapes[ua], shapes[ub])) {
+      const double hulls = gjk::signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape,
+                                                poses_[ub], query, self_caches_[i])
+                               .signed_distance;
+      if (hulls < best.pair.distance) deferred_.push_back({hulls, a, b, static_cast<int>(i)});
+      continue;
+    }
     if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
-        !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], best.pair.distance,
-                     query, self_caches_[i])
+        !closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub], best.pair.distance, query,
+                     &self_caches_[i])
              .closer)
       continue;
-    take(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
-                         self_caches_[i]),
+    take(signed_distance(shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, &self_caches_[i]),
          a, b, true);
   }
+  // The pairs with a link mesh, nearest hull first, while their bound can beat the best.
+  std::sort(deferred_.begin(), deferred_.end(),
+            [](const DeferredPair& x, const DeferredPair& y) { return x.bound < y.bound; });
+  for (const DeferredPair& d : deferred_) {
+    if (!(d.bound < best.pair.distance)) break;
+    const auto ua = static_cast<size_t>(d.a);
+    if (d.self_index >= 0) {
+      const auto ub = static_cast<size_t>(d.b);
+      take(signed_distance(shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, nullptr, bound(),
+                           &self_hits_[static_cast<size_t>(d.self_index)]),
+           d.a, d.b, true);
+    } else {
+      take(signed_distance(shapes[ua], poses_[ua], obstacles[static_cast<size_t>(d.b)], query,
+                           nullptr, bound(), &obstacle_hits_[obstacle_slot(d.a, d.b)]),
+           d.a, d.b, false);
+    }
+  }
+  deferred_.clear();
   if (best.pair.shape < 0) {
     best.pair.distance = kInf;
     return best;
@@ -439,9 +473,9 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
     for (const int o : candidates_) {
       if (!world_->checked(static_cast<int>(s), o)) continue;
       const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
-      if (obstacle.kind() != ObstacleKind::Convex) {
+      if (!convex_pair(shapes[s], obstacle)) {
         const SignedDistanceResult r =
-            signed_distance(shapes[s].shape, poses_[s], obstacle, query, nullptr, cutoff,
+            signed_distance(shapes[s], poses_[s], obstacle, query, nullptr, cutoff,
                             &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]);
         if (r.signed_distance < cutoff || !std::isfinite(cutoff))
           push(r, static_cast<int>(s), o, false);
@@ -449,10 +483,10 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
       }
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
       if (std::isfinite(cutoff) &&
-          !closer_than(shapes[s].shape, poses_[s], obstacle, cutoff, query, warm).closer)
+          !closer_than(shapes[s], poses_[s], obstacle, cutoff, query, warm).closer)
         continue;
-      push(signed_distance(shapes[s].shape, poses_[s], obstacle, query, warm), static_cast<int>(s),
-           o, false);
+      push(signed_distance(shapes[s], poses_[s], obstacle, query, warm), static_cast<int>(s), o,
+           false);
     }
   }
   if (self) {
@@ -460,12 +494,17 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
       const auto [a, b] = world_->self_pairs()[i];
       const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
       if (std::isfinite(cutoff) && gjk::distance(boxes_[ua], boxes_[ub]) > cutoff) continue;
-      if (std::isfinite(cutoff) && !closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape,
-                                                poses_[ub], cutoff, query, self_caches_[i])
+      if (!convex_pair(shapes[ua], shapes[ub])) {
+        const SignedDistanceResult r = signed_distance(
+            shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, nullptr, cutoff, &self_hits_[i]);
+        if (r.signed_distance < cutoff || !std::isfinite(cutoff)) push(r, a, b, true);
+        continue;
+      }
+      if (std::isfinite(cutoff) && !closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub],
+                                                cutoff, query, &self_caches_[i])
                                         .closer)
         continue;
-      push(signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], query,
-                           self_caches_[i]),
+      push(signed_distance(shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, &self_caches_[i]),
            a, b, true);
     }
   }

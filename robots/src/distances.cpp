@@ -26,7 +26,7 @@ void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
   WarmStart* warm = cache != nullptr ? cache->get(shape, obstacle) : nullptr;
-  const SignedDistanceResult r = signed_distance(c.shape, link_shape_pose, o, options.query, warm);
+  const SignedDistanceResult r = signed_distance(c, link_shape_pose, o, options.query, warm);
   fill(r, shape, obstacle, d);
   if (options.gradients) {
     // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
@@ -53,7 +53,7 @@ void robot_scene_distances(const RobotModel& model, const Workspace& ws, const S
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         const ThresholdResult near =
-            closer_than(c.shape, shape_pose, obstacle, options.cutoff, options.query);
+            closer_than(c, shape_pose, obstacle, options.cutoff, options.query);
         if (!near.closer) continue;  // certified farther than the cutoff
       }
       if (count == out.size()) out.emplace_back();
@@ -86,8 +86,7 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
         const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(s)];
         const Obstacle& obstacle = scene.obstacles[static_cast<size_t>(o)];
         // Early exit: a pair that cannot beat the best so far needs no exact distance.
-        const ThresholdResult near =
-            closer_than(c.shape, shape_pose, obstacle, bound, options.query);
+        const ThresholdResult near = closer_than(c, shape_pose, obstacle, bound, options.query);
         if (!near.closer) continue;
       }
       PairDistance d;
@@ -178,10 +177,10 @@ std::vector<PairDistance> self_distances(const RobotModel& model, const Workspac
     const CollisionShape& b = shapes[static_cast<size_t>(second)];
     const Pose pa = collision_pose(model, ws, first), pb = collision_pose(model, ws, second);
     if (std::isfinite(options.cutoff) &&
-        !closer_than(a.shape, pa, b.shape, pb, options.cutoff, options.query).closer) {
+        !closer_than(a, pa, b, pb, options.cutoff, options.query).closer) {
       continue;
     }
-    const SignedDistanceResult r = signed_distance(a.shape, pa, b.shape, pb, options.query);
+    const SignedDistanceResult r = signed_distance(a, pa, b, pb, options.query);
     PairDistance d;
     fill(r, first, second, d);
     if (options.gradients) {

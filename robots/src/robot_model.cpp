@@ -175,6 +175,25 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
 
 }  // namespace
 
+LinkMeshRepresentation parse_link_mesh_representation(const std::string& text,
+                                                      const std::string& what) {
+  if (text == "hull") return LinkMeshRepresentation::Hull;
+  if (text == "pieces") return LinkMeshRepresentation::Pieces;
+  if (text == "mesh") return LinkMeshRepresentation::Mesh;
+  throw ModelError(what + ": expected 'hull', 'pieces' or 'mesh', got '" + text + "'");
+}
+
+void UrdfOptions::add_link_mesh(const std::string& link_equals_representation) {
+  const auto eq = link_equals_representation.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ModelError("link mesh '" + link_equals_representation +
+                     "': expected LINK=REPRESENTATION, e.g. forearm_link=mesh");
+  const std::string link = link_equals_representation.substr(0, eq);
+  link_meshes.emplace_back(
+      link, parse_link_mesh_representation(link_equals_representation.substr(eq + 1),
+                                           "link mesh '" + link_equals_representation + "'"));
+}
+
 RobotModel RobotModel::from_urdf_file(const std::string& path,
                                       const std::vector<std::string>& package_dirs) {
   UrdfOptions options;
@@ -472,6 +491,24 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
           }
           model.collisions_.push_back(std::move(piece));
         }
+        continue;
+      }
+      if (c->geometry->type == urdf::Geometry::MESH &&
+          mesh_representation == LinkMeshRepresentation::Mesh) {
+        const auto& m = static_cast<const urdf::Mesh&>(*c->geometry);
+        const std::string file = resolve_mesh(m.filename, base_dir, package_dirs, where);
+        try {
+          // A link's mesh is queried as a surface, so a non-manifold edge (common in exported
+          // robot meshes) changes nothing and is accepted, unlike for obstacles.
+          MeshTriangles t = load_mesh_triangles(file, Vec3(m.scale.x, m.scale.y, m.scale.z), false);
+          shape.shape = ConvexPolytope::from_points(t.vertices);
+          shape.mesh = std::make_shared<const TriangleMesh>(
+              TriangleMesh::from_triangles(std::move(t.vertices), std::move(t.triangles)));
+        } catch (const std::exception& e) {
+          throw ModelError(where + ": " + e.what());
+        }
+        shape.description = "mesh " + m.filename + " triangles";
+        model.collisions_.push_back(std::move(shape));
         continue;
       }
       switch (c->geometry->type) {

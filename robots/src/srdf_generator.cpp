@@ -2,6 +2,7 @@
 
 #include "gjk/queries.hpp"
 #include "gjk/robots/allowed_collisions.hpp"
+#include "gjk/robots/obstacle_queries.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,9 +28,11 @@ bool links_collide(const RobotModel& model, const Workspace& ws,
   for (int i : shapes_of[static_cast<size_t>(a)]) {
     const Pose pi = collision_pose(model, ws, i);
     for (int k : shapes_of[static_cast<size_t>(b)]) {
-      if (collide(shapes[static_cast<size_t>(i)].shape, pi, shapes[static_cast<size_t>(k)].shape,
-                  collision_pose(model, ws, k))
-              .collision)
+      const CollisionShape &a = shapes[static_cast<size_t>(i)], &b = shapes[static_cast<size_t>(k)];
+      const Pose pk = collision_pose(model, ws, k);
+      // Threshold 0 asks "touching?" of pairs with a link mesh, as collide() does for convex ones.
+      if (convex_pair(a, b) ? collide(a.shape, pi, b.shape, pk).collision
+                            : closer_than(a, pi, b, pk, 0.0, QueryOptions{}).closer)
         return true;
     }
   }

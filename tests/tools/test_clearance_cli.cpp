@@ -442,6 +442,39 @@ TEST(ClearanceCli, PerStateRowsHoldEachStatesWorstPair) {
   EXPECT_NE(read_text(pairs).find(",panda_hand,panda_hand#0,"), std::string::npos);
 }
 
+// --link-meshes mesh keeps the Panda's links as triangles: inside their hulls, so the path's
+// minimum clearance is never smaller than with hulls; bad values are usage errors naming them.
+TEST(ClearanceCli, LinkMeshesChooseTheRepresentation) {
+  TempDir tmp;
+  const std::string path = tmp.write("panda.csv", panda_path(40));
+  const RunResult hull = run_tool(tmp, panda_args(path) + std::vector<std::string>{"--json"});
+  ASSERT_EQ(hull.exit_code, 0) << hull.err;
+  const RunResult mesh =
+      run_tool(tmp, panda_args(path) + std::vector<std::string>{"--json", "--link-meshes", "mesh"});
+  ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
+  const double hull_min = json::parse(hull.out).at("minimum").at("distance").get<double>();
+  const double mesh_min = json::parse(mesh.out).at("minimum").at("distance").get<double>();
+  EXPECT_GE(mesh_min, hull_min - 1e-12);
+  const RunResult one =
+      run_tool(tmp, panda_args(path) +
+                        std::vector<std::string>{"--json", "--link-mesh", "panda_link5=mesh"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const RunResult bad =
+      run_tool(tmp, panda_args(path) + std::vector<std::string>{"--link-meshes", "convex"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--link-meshes: expected 'hull', 'pieces' or 'mesh', got 'convex'"),
+            std::string::npos)
+      << bad.err;
+  const RunResult no_equals =
+      run_tool(tmp, panda_args(path) + std::vector<std::string>{"--link-mesh", "panda_link5"});
+  EXPECT_EQ(no_equals.exit_code, 2);
+  EXPECT_NE(no_equals.err.find("LINK=REPRESENTATION"), std::string::npos) << no_equals.err;
+  const RunResult unknown =
+      run_tool(tmp, panda_args(path) + std::vector<std::string>{"--link-mesh", "elbow=mesh"});
+  EXPECT_EQ(unknown.exit_code, 3);
+  EXPECT_NE(unknown.err.find("'elbow'"), std::string::npos) << unknown.err;
+}
+
 TEST(ClearanceCli, StatesBeyondTheCutoffHaveEmptyFields) {
   TempDir tmp;
   const std::string path = tmp.write("arm.csv", four_dof_path(5));

@@ -183,15 +183,25 @@ int run(int argc, char** argv) {
       "obstacle)\nsigned distance to --out and every state's clearance to --states-out as CSV.",
       "gjk-clearance"};
   std::string urdf, scene_file, srdf_file, path_file, out_file, states_file, base_pose_text;
-  std::vector<std::string> package_dirs, fixed_texts;
+  std::vector<std::string> package_dirs, fixed_texts, link_mesh_texts;
+  std::string link_meshes_text = "hull";
   const unsigned hw = std::thread::hardware_concurrency();
   std::string threads_text = std::to_string(hw > 0 ? hw : 1);
   std::string cutoff_text = "inf", margin_text, precision_text = "3";
   bool progress = ::isatty(STDERR_FILENO) == 1;
   bool json = false, fail_on_collision = false, list_joints = false;
-  app.add_option("--urdf", urdf, "robot URDF file (meshes become convex hulls)")
+  app.add_option("--urdf", urdf,
+                 "robot URDF file (meshes become convex hulls unless --link-meshes)")
       ->required()
       ->type_name("FILE");
+  app.add_option("--link-meshes", link_meshes_text,
+                 "how link meshes are represented: hull (fast, the default), pieces (one hull per "
+                 "shell of the file) or mesh (the exact triangles)")
+      ->type_name("REP");
+  app.add_option("--link-mesh", link_mesh_texts,
+                 "LINK=REP: the representation of one link's meshes (repeatable), e.g. "
+                 "forearm_link=mesh")
+      ->type_name("LINK=REP");
   app.add_option("--package-dir", package_dirs,
                  "folder holding ROS packages, for package://PKG/PATH meshes (repeatable); "
                  "searched first, then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH (PREFIX/share/PKG) "
@@ -250,8 +260,17 @@ int run(int argc, char** argv) {
   std::optional<double> margin;
   std::vector<gjk::analysis::FixedJoint> fixed;
   std::optional<gjk::Pose> base_pose;
+  gjk::robots::UrdfOptions urdf_options;
+  urdf_options.package_dirs = package_dirs;
   try {
     threads = parse_threads(threads_text);
+    try {
+      urdf_options.meshes =
+          gjk::robots::parse_link_mesh_representation(link_meshes_text, "--link-meshes");
+      for (const std::string& text : link_mesh_texts) urdf_options.add_link_mesh(text);
+    } catch (const gjk::robots::ModelError& e) {
+      throw UsageError{e.what()};
+    }
     if (!base_pose_text.empty()) {
       try {
         base_pose = gjk::tools::parse_base_pose(base_pose_text);
@@ -288,7 +307,7 @@ int run(int argc, char** argv) {
   // Inputs: a file that cannot be used is an input error naming the file.
   gjk::robots::RobotModel model;
   try {
-    model = gjk::robots::RobotModel::from_urdf_file(urdf, package_dirs);
+    model = gjk::robots::RobotModel::from_urdf_file(urdf, urdf_options);
   } catch (const std::exception& e) {
     std::cerr << "gjk-clearance: " << e.what() << '\n';
     return kExitInputError;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "gjk/broadphase.hpp"
+#include "gjk/mesh_pair.hpp"
 #include "gjk/robots/allowed_collisions.hpp"
 #include "gjk/robots/distances.hpp"
 #include "gjk/robots/robot_model.hpp"
@@ -165,10 +166,18 @@ class WorldContext {
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;
-  std::vector<PrimitiveHit> obstacle_hits_;         ///< meshes and cells: last nearest primitive
+  std::vector<MeshPairHit> obstacle_hits_;  ///< pairs with a mesh or cells: last nearest primitives
   std::vector<std::uint64_t> obstacle_warm_owner_;  ///< pair key + 1 per slot; 0 = empty
   std::vector<WarmStart> self_caches_;
+  std::vector<MeshPairHit> self_hits_;  ///< self pairs with a mesh: last nearest triangles
   std::vector<int> candidates_;
+  /// closest(): a pair with a link mesh, waiting with its hulls' signed distance as a bound.
+  struct DeferredPair {
+    double bound;
+    int a, b;        ///< robot shape; obstacle (or second shape)
+    int self_index;  ///< index into self_pairs(), -1 for a robot-obstacle pair
+  };
+  std::vector<DeferredPair> deferred_;
 };
 
 }  // namespace gjk::robots

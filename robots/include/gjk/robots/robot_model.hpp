@@ -4,10 +4,12 @@
 // by threads; Workspace holds the per-configuration results (link poses) and belongs to one thread.
 #pragma once
 
+#include "gjk/mesh.hpp"
 #include "gjk/shapes.hpp"
 
 #include <Eigen/Core>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -45,10 +47,15 @@ struct Link {
   int parent_joint = -1;  ///< -1 for the root
 };
 
-/// One collision element: a convex shape fixed on a link.
+/// One collision element fixed on a link: a convex shape, or an exact triangle mesh.
 struct CollisionShape {
-  int link = -1;                   ///< index into RobotModel::links()
-  Shape shape;                     ///< convex shape in the shape frame
+  int link = -1;  ///< index into RobotModel::links()
+  /// Convex shape in the shape frame. For a mesh element, the hull of its triangles: a bound
+  /// that boxes, balls and early exits use (nothing outside the hull can touch the mesh).
+  Shape shape;
+  /// Exact triangles in the shape frame (LinkMeshRepresentation::Mesh), or null: then `shape`
+  /// is the geometry. A mesh is a surface, as for mesh obstacles (see gjk/mesh.hpp).
+  std::shared_ptr<const TriangleMesh> mesh{};
   Pose origin = Pose::Identity();  ///< shape frame in the link frame
   std::string description;         ///< e.g. "mesh meshes/collision/link1.stl" or "box"
   /// Empty for the URDF's own elements; the attached object's name for a shape the robot holds.
@@ -71,7 +78,15 @@ struct AttachedObject {
 enum class LinkMeshRepresentation {
   Hull,    ///< the convex hull of every vertex: one shape, the fast default
   Pieces,  ///< one hull per shell of the file (a convex decomposition's output, e.g. V-HACD)
+  /// The file's exact triangles under a bounding-volume hierarchy (CollisionShape::mesh): a
+  /// non-convex link (the UR5's shoulder, the iiwa's links) is not inflated to its hull.
+  Mesh,
 };
+
+/// "hull", "pieces" or "mesh" (the tools' --link-meshes, Python's `meshes=`). Throws
+/// ModelError naming `what` and the text otherwise.
+LinkMeshRepresentation parse_link_mesh_representation(const std::string& text,
+                                                      const std::string& what);
 
 /// Options of the URDF loader.
 struct UrdfOptions {
@@ -81,6 +96,10 @@ struct UrdfOptions {
   LinkMeshRepresentation meshes = LinkMeshRepresentation::Hull;
   /// Per-link choice, by link name (names are checked against the URDF).
   std::vector<std::pair<std::string, LinkMeshRepresentation>> link_meshes;
+
+  /// Adds a per-link choice written LINK=REPRESENTATION (the tools' --link-mesh); throws
+  /// ModelError naming the text when it has no '=' or an unknown representation.
+  void add_link_mesh(const std::string& link_equals_representation);
 };
 
 /// A URDF robot: links, joints and convex collision shapes, ready for kinematics and queries.
@@ -96,8 +115,8 @@ class RobotModel {
                                      const std::string& name = "<string>",
                                      const std::vector<std::string>& package_dirs = {});
   /// Loads a URDF file with options: package folders and, per link, whether a mesh becomes its
-  /// hull or its convex pieces (each piece a collision shape of the link, described as
-  /// "mesh FILE piece K").
+  /// hull, its convex pieces (each piece a collision shape of the link, described as
+  /// "mesh FILE piece K") or its exact triangles (described as "mesh FILE triangles").
   static RobotModel from_urdf_file(const std::string& path, const UrdfOptions& options);
   /// The same from URDF text.
   static RobotModel from_urdf_string(const std::string& xml, const std::string& base_dir,
