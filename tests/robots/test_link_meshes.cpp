@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -139,6 +142,15 @@ double minimum(const std::vector<ReferencePair>& pairs) {
   return best;
 }
 
+/// `full` trials scaled by GJK_TEST_CASE_FRACTION (scripts/test.sh --sanitize sets 0.2: the
+/// sanitizers look for memory errors, not rare geometry), at least `minimum`.
+int trials(int full, int minimum) {
+  const char* text = std::getenv("GJK_TEST_CASE_FRACTION");
+  double fraction = 1.0;
+  if (text != nullptr) (void)std::from_chars(text, text + std::strlen(text), fraction);
+  return std::max(minimum, static_cast<int>(std::lround(full * fraction)));
+}
+
 Eigen::VectorXd random_q(const RobotModel& model, std::mt19937& rng) {
   Eigen::VectorXd q(model.num_positions());
   const Eigen::VectorXd lo = model.lower_limits(), hi = model.upper_limits();
@@ -223,7 +235,7 @@ TEST(LinkMeshes, Ur5WorldMatchesTheReferenceOverEveryTriangle) {
   WorldContext ctx(world), hull_ctx(hull_world);
   std::vector<ClosestPair> within;
   int colliding = 0, hull_only_nearer = 0, self_closest = 0;
-  constexpr int kTrials = 40;
+  const int kTrials = trials(40, 10);
   for (int trial = 0; trial < kTrials; ++trial) {
     const Eigen::VectorXd q = random_q(world.model(), rng);
     ctx.update(q);
