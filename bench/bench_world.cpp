@@ -24,6 +24,11 @@
 // force over every (robot shape, obstacle primitive) pair with gjk::distance (one flat polytope
 // per triangle, one box per cell).
 //
+// world/ur5_cell: the UR5 with exact link meshes (LinkMeshRepresentation::Mesh: its non-convex
+// links as triangles) on a 25 cm pedestal in the same cell without the held part; FCL gets each link's triangles as
+// an fcl::BVHModel<OBBRSSd> (what MoveIt's FCL checker builds from a URDF mesh). The brute force
+// then runs over every (link triangle, obstacle primitive) pair.
+//
 // world/sparse/N: the same N boxes at a fixed density (10 per 13.5 m^3, the region growing as
 // N^(1/3)), so that what grows with N is the broadphase, not the number of boxes at the arm.
 #include "bench.hpp"
@@ -88,6 +93,15 @@ int random_states() {
 const RobotModel& panda() {
   static const RobotModel m =
       RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  return m;
+}
+const RobotModel& ur5_meshes() {
+  static const RobotModel m = [] {
+    gjk::robots::UrdfOptions options;
+    options.meshes = gjk::robots::LinkMeshRepresentation::Mesh;
+    return RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/ur5/ur5.urdf",
+                                      options);
+  }();
   return m;
 }
 const gjk::robots::Srdf& panda_srdf() {
@@ -187,8 +201,9 @@ class FclWorld {
     tags_.reserve(shapes.size() + obstacles.size());
     for (size_t s = 0; s < shapes.size(); ++s) {
       tags_.push_back({true, static_cast<int>(s)});
-      robot_objects_.push_back(
-          std::make_unique<fcl::CollisionObjectd>(to_fcl(shapes[s].shape), Pose::Identity()));
+      robot_objects_.push_back(std::make_unique<fcl::CollisionObjectd>(
+          shapes[s].mesh ? mesh_to_fcl(*shapes[s].mesh) : to_fcl(shapes[s].shape),
+          Pose::Identity()));
       robot_objects_.back()->setUserData(&tags_.back());
       robot_.registerObject(robot_objects_.back().get());
     }
@@ -335,6 +350,30 @@ const WorldCase& cell_case() {
     w->fcl = std::make_unique<FclWorld>(*w->robot_world, dir + "/clouds/parts_bin.pcd");
     w->states.push_back(smooth_path(panda(), kSeedWorld + 2, path_states()));
     w->states.push_back(random_configurations(panda(), kSeedWorld + 3, random_states()));
+    return w;
+  }();
+  return *c;
+}
+
+/// The UR5 with exact link meshes in the Panda's cell (its held part left out: no hand here),
+/// on a pedestal so that its stretched-out poses clear the table.
+const WorldCase& ur5_cell_case() {
+  static const std::unique_ptr<WorldCase> c = [] {
+    auto w = std::make_unique<WorldCase>();
+    w->name = "ur5_cell (mesh links)";
+    const std::string dir = GJK_ROBOT_SCENES_DIR;
+    Scene scene = gjk::robots::load_scene(dir + "/panda_cell.yaml");
+    scene.attached.clear();
+    w->robot_world = std::make_unique<CollisionWorld>(
+        ur5_meshes(), scene, without_self(AllowedCollisionMatrix{}, ur5_meshes(), {}));
+    w->with_self = std::make_unique<CollisionWorld>(ur5_meshes(), scene);  // adjacency ACM
+    Pose pedestal = Pose::Identity();  // the arm on a 25 cm pedestal above the table
+    pedestal.translation() = Vec3(0.0, 0.0, 0.25);
+    w->robot_world->set_base_pose(pedestal);
+    w->with_self->set_base_pose(pedestal);
+    w->fcl = std::make_unique<FclWorld>(*w->robot_world, dir + "/clouds/parts_bin.pcd");
+    w->states.push_back(smooth_path(ur5_meshes(), kSeedWorld + 4, path_states()));
+    w->states.push_back(random_configurations(ur5_meshes(), kSeedWorld + 5, random_states()));
     return w;
   }();
   return *c;
@@ -487,6 +526,11 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
   int colliding = 0, self_colliding = 0, gjk_wrong = 0, fcl_ccd_wrong = 0, fcl_indep_wrong = 0;
   int gjk_off = 0, ccd_off = 0, indep_off = 0;
   double gjk_err = 0.0, ccd_err = 0.0, indep_err = 0.0, min_d = kInf, candidates = 0.0;
+  std::vector<std::vector<gjk::Aabb>> prim_boxes;
+  for (const auto& p : prims) {
+    prim_boxes.emplace_back();
+    for (const auto& [shape, pose] : p) prim_boxes.back().push_back(gjk::bounding_box(shape, pose));
+  }
   for (const Eigen::VectorXd& q : c.states[set]) {
     ctx.update(q);
     for (size_t s = 0; s < shapes.size(); ++s)
@@ -494,14 +538,33 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
         candidates += 1.0;
         return true;
       });
+    // A robot shape as its primitives: the convex shape, or one flat polytope per triangle.
     double brute = kInf;
-    for (size_t s = 0; s < shapes.size(); ++s)
+    for (size_t s = 0; s < shapes.size(); ++s) {
+      std::vector<std::pair<gjk::Shape, Pose>> robot_prims;
+      if (shapes[s].mesh) {
+        const auto& v = shapes[s].mesh->vertices();
+        for (const auto& t : shapes[s].mesh->triangles())
+          robot_prims.emplace_back(
+              gjk::Shape(gjk::ConvexPolytope::from_hull_vertices({v[t[0]], v[t[1]], v[t[2]]})),
+              ctx.shape_poses()[s]);
+      } else {
+        robot_prims.emplace_back(shapes[s].shape, ctx.shape_poses()[s]);
+      }
       for (size_t o = 0; o < prims.size(); ++o) {
         if (!world.checked(static_cast<int>(s), static_cast<int>(o))) continue;
-        for (const auto& [shape, pose] : prims[o])
-          brute = std::min(
-              brute, gjk::distance(shapes[s].shape, ctx.shape_poses()[s], shape, pose).distance);
+        for (const auto& [robot_shape, robot_pose] : robot_prims) {
+          const gjk::Aabb robot_box = gjk::bounding_box(robot_shape, robot_pose);
+          for (size_t k = 0; k < prims[o].size(); ++k) {
+            // A box gap is a lower bound on the distance: such a pair cannot beat `brute`.
+            if (gjk::distance(robot_box, prim_boxes[o][k]) >= brute) continue;
+            brute = std::min(brute, gjk::distance(robot_shape, robot_pose, prims[o][k].first,
+                                                  prims[o][k].second)
+                                        .distance);
+          }
+        }
       }
+    }
     min_d = std::min(min_d, brute);
     const bool hit = brute <= 0.0;
     colliding += hit ? 1 : 0;
@@ -568,6 +631,15 @@ void register_world() {
           [set, r](benchmark::State& state) {
             time_run(state, cell_case(), set, runs()[r].second);
           });
+  for (size_t set = 0; set < 2; ++set)
+    for (size_t r = 0; r < runs().size(); ++r)
+      benchmark::RegisterBenchmark(
+          (std::string("world/ur5_cell/") + (set == 0 ? "path" : "random") + "/" +
+           runs()[r].first)
+              .c_str(),
+          [set, r](benchmark::State& state) {
+            time_run(state, ur5_cell_case(), set, runs()[r].second);
+          });
 }
 
 void check_world() {
@@ -608,6 +680,8 @@ void check_world() {
     check_case(scaling_case(k, true), 0, "path");
   check_case(cell_case(), 0, "path");
   check_case(cell_case(), 1, "random");
+  check_case(ur5_cell_case(), 0, "path");
+  check_case(ur5_cell_case(), 1, "random");
 }
 
 }  // namespace bench
