@@ -25,9 +25,9 @@
 // per triangle, one box per cell).
 //
 // world/ur5_cell: the UR5 with exact link meshes (LinkMeshRepresentation::Mesh: its non-convex
-// links as triangles) on a 25 cm pedestal in the same cell without the held part; FCL gets each link's triangles as
-// an fcl::BVHModel<OBBRSSd> (what MoveIt's FCL checker builds from a URDF mesh). The brute force
-// then runs over every (link triangle, obstacle primitive) pair.
+// links as triangles) on a 25 cm pedestal in the same cell without the held part; FCL gets each
+// link's triangles as an fcl::BVHModel<OBBRSSd> (what MoveIt's FCL checker builds from a URDF
+// mesh). The brute force then runs over every (link triangle, obstacle primitive) pair.
 //
 // world/sparse/N: the same N boxes at a fixed density (10 per 13.5 m^3, the region growing as
 // N^(1/3)), so that what grows with N is the broadphase, not the number of boxes at the arm.
@@ -558,9 +558,9 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
           for (size_t k = 0; k < prims[o].size(); ++k) {
             // A box gap is a lower bound on the distance: such a pair cannot beat `brute`.
             if (gjk::distance(robot_box, prim_boxes[o][k]) >= brute) continue;
-            brute = std::min(brute, gjk::distance(robot_shape, robot_pose, prims[o][k].first,
-                                                  prims[o][k].second)
-                                        .distance);
+            brute = std::min(
+                brute, gjk::distance(robot_shape, robot_pose, prims[o][k].first, prims[o][k].second)
+                           .distance);
           }
         }
       }
@@ -634,8 +634,7 @@ void register_world() {
   for (size_t set = 0; set < 2; ++set)
     for (size_t r = 0; r < runs().size(); ++r)
       benchmark::RegisterBenchmark(
-          (std::string("world/ur5_cell/") + (set == 0 ? "path" : "random") + "/" +
-           runs()[r].first)
+          (std::string("world/ur5_cell/") + (set == 0 ? "path" : "random") + "/" + runs()[r].first)
               .c_str(),
           [set, r](benchmark::State& state) {
             time_run(state, ur5_cell_case(), set, runs()[r].second);

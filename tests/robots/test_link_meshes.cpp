@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <cmath>
 #include <limits>
 #include <random>
 #include <string>
