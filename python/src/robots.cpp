@@ -878,9 +878,7 @@ entry wins over the per-name defaults; symmetric. An empty matrix allows nothing
   m.def(
       "generate_disabled_collisions",
       [](const rb::RobotModel& model, int samples, unsigned seed) {
-        if (samples < 0)
-          throw py::value_error("samples: must be >= 0, got " + std::to_string(samples));
-        rb::CollisionMatrixReport report;
+        rb::CollisionMatrixReport report;  // a negative `samples` is a ValueError from C++
         {
           py::gil_scoped_release release;
           report = rb::generate_disabled_collisions(model, samples, seed);

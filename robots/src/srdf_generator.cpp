@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace gjk::robots {
@@ -43,7 +44,9 @@ bool links_collide(const RobotModel& model, const Workspace& ws,
 
 CollisionMatrixReport generate_disabled_collisions(const RobotModel& model, int samples,
                                                    unsigned seed) {
-  if (samples < 0) throw std::invalid_argument("generate_disabled_collisions: samples < 0");
+  if (samples < 0)
+    throw std::invalid_argument("generate_disabled_collisions: samples: must be >= 0, got " +
+                                std::to_string(samples));
   const auto& links = model.links();
   std::vector<std::vector<int>> shapes_of(links.size());
   for (size_t s = 0; s < model.collision_shapes().size(); ++s)

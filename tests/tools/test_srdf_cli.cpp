@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -115,6 +116,26 @@ TEST_F(SrdfCli, GeneratesAParsableSrdfThatKeepsTheBaseAndComparesWithMoveIt) {
   EXPECT_EQ(again.out, read_text(out));
 }
 
+// Exact link meshes (what MoveIt's checker uses): a link inside its hull collides no more often,
+// so every pair the hulls call Never in collision stays Never.
+TEST_F(SrdfCli, ExactLinkMeshesKeepEveryNeverPairOfTheHulls) {
+  const RobotModel model = RobotModel::from_urdf_file(kPandaUrdf);
+  const std::string hull_out = path("hull.srdf"), mesh_out = path("mesh.srdf");
+  const ToolRun hull = run({"--urdf", kPandaUrdf, "--samples", "400", "-o", hull_out});
+  ASSERT_EQ(hull.exit_code, 0) << hull.err;
+  const ToolRun mesh =
+      run({"--urdf", kPandaUrdf, "--samples", "400", "--link-meshes", "mesh", "-o", mesh_out});
+  ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
+  const Srdf h = load_srdf(hull_out, model), m = load_srdf(mesh_out, model);
+  for (const DisabledCollision& d : h.disabled_collisions) {
+    if (d.reason != "Never") continue;
+    EXPECT_TRUE(std::any_of(
+        m.disabled_collisions.begin(), m.disabled_collisions.end(),
+        [&](const DisabledCollision& x) { return x.link1 == d.link1 && x.link2 == d.link2; }))
+        << d.link1 << " / " << d.link2;
+  }
+}
+
 TEST_F(SrdfCli, WithoutABaseSrdfWritesAFixedVirtualJointAndTheMatrix) {
   const ToolRun r = run({"--urdf", kPandaUrdf, "--samples", "500"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -139,6 +160,10 @@ TEST_F(SrdfCli, BadInputGetsTheDocumentedExitCodesAndNoOutputFile) {
   EXPECT_EQ(run({"--urdf", kPandaUrdf, "--samples", "0"}).exit_code, 2);
   EXPECT_EQ(run({"--urdf", kPandaUrdf, "--samples", "abc"}).exit_code, 2);
   EXPECT_EQ(run({"--urdf", kPandaUrdf, "--fail-on-difference"}).exit_code, 2);
+  EXPECT_EQ(run({"--urdf", kPandaUrdf, "--link-meshes", "convex"}).exit_code, 2);
+  EXPECT_EQ(run({"--urdf", kPandaUrdf, "--link-mesh", "panda_link3"}).exit_code, 2);
+  EXPECT_EQ(run({"--urdf", kPandaUrdf, "--samples", "10", "--link-mesh", "elbow=mesh"}).exit_code,
+            3);
   fs::create_directories(path("a_folder"));
   EXPECT_EQ(run({"--urdf", kPandaUrdf, "--samples", "10", "-o", path("a_folder")}).exit_code, 4);
   // A difference from the reference fails the check when asked.
