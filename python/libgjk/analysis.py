@@ -54,6 +54,30 @@ count_states = _analysis.count_states
 merge_shard = _analysis.merge_shard
 summary = _analysis.summary
 
+__all__ = [
+    "FORMAT_VERSION",
+    "SUMMARY_COLUMNS",
+    "Analysis",
+    "OutputError",
+    "PathResult",
+    "RunResult",
+    "Settings",
+    "Shard",
+    "analyse",
+    "count_states",
+    "format_table",
+    "load_world",
+    "main",
+    "merge_shard",
+    "merge_shards",
+    "plan_shards",
+    "run",
+    "run_shard",
+    "summary",
+    "write_hdf5",
+    "write_summary",
+]
+
 # Bumped when the shard files change meaning, so an old results folder is not resumed.
 FORMAT_VERSION = 1
 
