@@ -169,8 +169,11 @@ class RunResult:
     states: int
     seconds: float
     files: List[str]
+    cpu_seconds: float
     @property
     def states_per_second(self) -> float: ...
+    @property
+    def states_per_cpu_second(self) -> float: ...
 
 def plan_shards(
     paths: Sequence[str], counts: Sequence[int], shard_states: int, block_size: int
