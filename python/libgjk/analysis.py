@@ -163,6 +163,13 @@ def _shard_base(out: str, shard: Shard) -> str:
     return os.path.join(out, "shards", f"{shard.name}.{shard.index:05d}")
 
 
+def _file_mode() -> int:
+    """0666 less the umask: what open() would give (mkstemp makes 0600 files)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _write_atomic(path: str, text: str) -> None:
     """Writes text to path through a temporary file in the same folder and a rename, so readers
     see the old file or the whole new one, never a part (also when two workers race)."""
@@ -173,6 +180,7 @@ def _write_atomic(path: str, text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -263,10 +271,12 @@ class RunResult:
     #: CPU time of the analysis itself, summed over the shards (their worker threads): the cost
     #: without the waiting on a shared machine, and without dask's overhead.
     cpu_seconds: float = 0.0
+    #: states of the shards computed by this run (not skipped as finished)
+    states_computed: int = 0
 
     @property
     def states_per_second(self) -> float:
-        return self.states / self.seconds if self.seconds > 0 else 0.0
+        return self.states_computed / self.seconds if self.seconds > 0 else 0.0
 
     @property
     def states_per_cpu_second(self) -> float:
@@ -288,6 +298,7 @@ def _concat_csv(parts: Sequence[str], target: str) -> None:
                     shutil.copyfileobj(src, f, 1 << 20)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -452,7 +463,8 @@ def run(
     files += write_summary(results, world, settings, out)
     total_states = sum(r.analysis.states for r in results)
     cpu = sum(sum(r.analysis.to_dict()["thread_cpu_seconds"]) for r in results)
-    return RunResult(results, len(shards), skipped, total_states, seconds, files, cpu)
+    computed = sum(s.count for s in todo)
+    return RunResult(results, len(shards), skipped, total_states, seconds, files, cpu, computed)
 
 
 SUMMARY_COLUMNS = [
@@ -596,6 +608,7 @@ def write_hdf5(results: Sequence[PathResult], world: robots.CollisionWorld, sett
                     made["shape"].attrs["labels"] = list(labels)
                     made["obstacle"].attrs["names"] = list(obstacles)
             h.attrs["status_names"] = list(statuses) if statuses else [""]
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -691,7 +704,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sys.stdout.write(format_table(result, a.margin))
     print(
         f"{result.shards} shards ({result.shards_skipped} already done), {result.states} states, "
-        f"{result.seconds:.2f} s, {result.states_per_second:.0f} states/s "
+        f"{result.states_computed} computed in {result.seconds:.2f} s, "
+        f"{result.states_per_second:.0f} states/s "
         f"({result.states_per_cpu_second:.0f} per CPU-second of analysis); results in {a.out}"
     )
     return 0

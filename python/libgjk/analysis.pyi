@@ -170,6 +170,7 @@ class RunResult:
     seconds: float
     files: List[str]
     cpu_seconds: float
+    states_computed: int
     @property
     def states_per_second(self) -> float: ...
     @property
