@@ -388,7 +388,12 @@ def run(
     os.makedirs(os.path.join(out, "shards"), exist_ok=True)
 
     manifest = settings.manifest()
-    manifest["paths"] = [[os.path.abspath(p), n] for p, n in zip(paths, counts)]
+    # Size and modification time too: a path file edited between a run and its re-run would
+    # otherwise mix shards of two versions.
+    manifest["paths"] = [
+        [os.path.abspath(p), n, os.stat(p).st_size, os.stat(p).st_mtime_ns]
+        for p, n in zip(paths, counts)
+    ]
     manifest_file = os.path.join(out, "run.json")
     if os.path.exists(manifest_file):
         with open(manifest_file, encoding="utf-8") as f:
@@ -700,6 +705,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         )
     except (ValueError, OSError) as e:
         print(f"libgjk.analysis: {e}", file=sys.stderr)
+        return 2
+    except ImportError as e:
+        print(
+            f"libgjk.analysis: {e}: dask.distributed (Debian python3-distributed) runs the shards; "
+            "--workers 0 runs them in this process without it",
+            file=sys.stderr,
+        )
         return 2
     sys.stdout.write(format_table(result, a.margin))
     print(
