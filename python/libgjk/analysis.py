@@ -439,11 +439,14 @@ def run(
             bar.close()
     seconds = time.perf_counter() - start
 
+    by_path: Dict[str, List[Shard]] = {}
+    for s in shards:
+        by_path.setdefault(s.name, []).append(s)  # in path order: plan_shards made them so
     results: List[PathResult] = []
     files: List[str] = []
     for path in paths:
         name = os.path.splitext(os.path.basename(path))[0]
-        mine = [s for s in shards if s.name == name]
+        mine = by_path[name]
         recs = [records[(s.name, s.index)] for s in mine]
         total = merge_shards(Analysis.from_dict(r["analysis"]) for r in recs)
         bad_rows = sum(len(r["errors"]) for r in recs)
