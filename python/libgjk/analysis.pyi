@@ -102,7 +102,11 @@ def analyse(
     pairs_csv: Optional[PathLike] = None,
     collect_states: bool = True,
     collect_pairs: bool = False,
+    seek: Optional[Tuple[int, int]] = None,
 ) -> _ShardOutput: ...
+def index_path(
+    file: PathLike, world: CollisionWorld, fixed: Mapping[str, float] = ..., every: int = 4096
+) -> Dict[str, Any]: ...
 def count_states(file: PathLike, world: CollisionWorld, fixed: Mapping[str, float] = ...) -> int: ...
 def merge_shard(total: Analysis, shard: Analysis) -> None: ...
 def summary(
@@ -127,7 +131,18 @@ class Shard:
     index: int
     first_index: int
     count: int
-    def __init__(self, path: str, name: str, index: int, first_index: int, count: int) -> None: ...
+    seek_offset: int
+    seek_line: int
+    def __init__(
+        self,
+        path: str,
+        name: str,
+        index: int,
+        first_index: int,
+        count: int,
+        seek_offset: int = -1,
+        seek_line: int = 0,
+    ) -> None: ...
 
 class Settings:
     urdf: str
@@ -171,13 +186,18 @@ class RunResult:
     files: List[str]
     cpu_seconds: float
     states_computed: int
+    startup_seconds: float
     @property
     def states_per_second(self) -> float: ...
     @property
     def states_per_cpu_second(self) -> float: ...
 
 def plan_shards(
-    paths: Sequence[str], counts: Sequence[int], shard_states: int, block_size: int
+    paths: Sequence[str],
+    counts: Sequence[int],
+    shard_states: int,
+    block_size: int,
+    seeks: Optional[Sequence[Sequence[Tuple[int, int]]]] = None,
 ) -> List[Shard]: ...
 def run_shard(settings: Settings, out: str, shard: Shard) -> Dict[str, Any]: ...
 def run(

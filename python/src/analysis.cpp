@@ -11,9 +11,11 @@
 #include <pybind11/stl/filesystem.h>
 #include <gjk/analysis/clearance.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -186,8 +188,8 @@ ga::Analysis dict_analysis(const py::dict& d) {
 // exactly one of them (the later one, which reads past it while skipping).
 class RangeSource : public ga::StateSource {
  public:
-  RangeSource(ga::StateSource& inner, size_t first, size_t count)
-      : inner_(inner), first_(first), count_(count) {}
+  RangeSource(ga::StateSource& inner, size_t first, size_t count, long line_shift = 0)
+      : inner_(inner), first_(first), count_(count), line_shift_(line_shift) {}
   bool next(ga::PathState& state) override {
     while (skipped_ < first_) {
       if (!inner_.next(state)) return false;
@@ -197,6 +199,7 @@ class RangeSource : public ga::StateSource {
     }
     if (given_ >= count_) return false;
     if (!inner_.next(state)) return false;
+    state.line += line_shift_;
     ++given_;
     return true;
   }
@@ -207,7 +210,23 @@ class RangeSource : public ga::StateSource {
  private:
   ga::StateSource& inner_;
   size_t first_, count_, skipped_ = 0, given_ = 0;
+  long line_shift_;  // file line = reader line + shift, for a reader that seeked past rows
 };
+
+// Lines (counting '\n') in the first `bytes` bytes of a file.
+long lines_before(const std::string& file, std::streamoff bytes) {
+  std::ifstream in(file, std::ios::binary);
+  long n = 0;
+  char buf[4096];
+  while (bytes > 0 && in) {
+    in.read(buf, static_cast<std::streamsize>(std::min<std::streamoff>(bytes, sizeof buf)));
+    const std::streamsize got = in.gcount();
+    if (got <= 0) break;
+    n += static_cast<long>(std::count(buf, buf + got, '\n'));
+    bytes -= got;
+  }
+  return n;
+}
 
 // Keeps the shard's per-state records and, when asked, its pairs (for the arrays Python gets).
 struct ShardSink : ga::AnalysisSink {
@@ -318,7 +337,8 @@ std::optional<std::string> file_arg(py::handle h) {
 py::dict analyse_shard(PyWorld& w, py::object path, size_t first_index, std::optional<size_t> count,
                        const std::map<std::string, double>& fixed, size_t block_size, double cutoff,
                        double margin, int threads, py::object states_csv, py::object pairs_csv,
-                       bool collect_states, bool collect_pairs) {
+                       bool collect_states, bool collect_pairs,
+                       std::optional<std::pair<std::int64_t, long>> seek) {
   if (threads < 1) throw py::value_error("threads: must be >= 1, got " + std::to_string(threads));
   if (block_size < 1) throw py::value_error("block_size: must be >= 1");
   // A shard must start on a block boundary, or its warm starts (and so its last digits) differ
@@ -343,6 +363,7 @@ py::dict analyse_shard(PyWorld& w, py::object path, size_t first_index, std::opt
   if (path_file) {
     require_file(*path_file, "path file");
   } else {
+    if (seek) throw py::value_error("seek: only for a path file");
     const long n = static_cast<long>(w.world->model().num_positions());
     std::vector<Eigen::VectorXd> q = to_joint_rows(path, "path", n);
     if (first_index > q.size()) {
@@ -370,18 +391,46 @@ py::dict analyse_shard(PyWorld& w, py::object path, size_t first_index, std::opt
     py::gil_scoped_release release;
     std::shared_lock lock(w.mutex);
     std::unique_ptr<ga::PathReader> reader;
+    std::unique_ptr<std::ifstream> seek_stream;
     std::optional<ga::VectorSource> vector_source;
     ga::StateSource* inner = nullptr;
+    long line_shift = 0;
     if (path_file) {
       ga::check_fixed_joints(w.world->model(), path_options.fixed);
-      path_options.on_error = [&errors](const ga::RowError& e) { errors.push_back(e); };
-      reader = ga::PathReader::open(*path_file, w.world->model(), path_options);
+      path_options.on_error = [&errors, &line_shift](const ga::RowError& e) {
+        errors.push_back({e.line + line_shift, e.message});
+      };
+      if (seek) {
+        // The reader reads the header, then goes on at the byte after the last state before the
+        // shard (index_path's offset), so the rows before the shard are not parsed again.
+        seek_stream = std::make_unique<std::ifstream>(*path_file, std::ios::binary);
+        if (!*seek_stream) throw ga::PathError("cannot open path file '" + *path_file + "'");
+        reader = std::make_unique<ga::PathReader>(*seek_stream, *path_file, w.world->model(),
+                                                  path_options);
+        if (!reader->info().has_header) {
+          throw py::value_error("seek: " + *path_file +
+                                " has no header row (shards of such a file read from its start)");
+        }
+        const std::streamoff header_end = seek_stream->tellg();
+        if (header_end < 0 || seek->first < header_end) {
+          throw py::value_error("seek: offset " + std::to_string(seek->first) +
+                                " is inside the header of " + *path_file);
+        }
+        line_shift = seek->second - lines_before(*path_file, header_end);
+        seek_stream->seekg(static_cast<std::streamoff>(seek->first));
+        if (!*seek_stream) {
+          throw py::value_error("seek: offset " + std::to_string(seek->first) +
+                                " is past the end of " + *path_file);
+        }
+      } else {
+        reader = ga::PathReader::open(*path_file, w.world->model(), path_options);
+      }
       inner = reader.get();
     } else {
       vector_source.emplace(rows);
       inner = &*vector_source;
     }
-    RangeSource range(*inner, path_file ? first_index : 0, n_states);
+    RangeSource range(*inner, path_file && !seek ? first_index : 0, n_states, line_shift);
     range.errors_ = &errors;
     std::unique_ptr<ga::AtomicFile> states_out, pairs_out;
     if (states_file) states_out = std::make_unique<ga::AtomicFile>(*states_file);
@@ -401,7 +450,7 @@ py::dict analyse_shard(PyWorld& w, py::object path, size_t first_index, std::opt
     options.cutoff = cutoff;
     options.margin = margin;
     totals = ga::analyse(*w.world, range, options, &sink);
-    if (path_file && range.skipped() < first_index) {
+    if (path_file && !seek && range.skipped() < first_index) {
       throw py::value_error("first_index: " + std::to_string(first_index) + " is past the end of " +
                             *path_file + " (" + std::to_string(range.skipped()) + " states)");
     }
@@ -502,15 +551,17 @@ times). ValueError when the shards come from different robots, scenes or margins
       [](std::shared_ptr<PyWorld> w, py::object path, size_t first_index,
          std::optional<size_t> count, const std::map<std::string, double>& fixed, size_t block_size,
          double cutoff, double margin, int threads, py::object states_csv, py::object pairs_csv,
-         bool collect_states, bool collect_pairs) {
+         bool collect_states, bool collect_pairs,
+         std::optional<std::pair<std::int64_t, long>> seek) {
         return analyse_shard(*w, std::move(path), first_index, count, fixed, block_size, cutoff,
                              margin, threads, std::move(states_csv), std::move(pairs_csv),
-                             collect_states, collect_pairs);
+                             collect_states, collect_pairs, seek);
       },
       arg("world"), arg("path"), py::kw_only(), arg("first_index") = 0, arg("count") = py::none(),
       arg("fixed") = std::map<std::string, double>{}, arg("block_size") = 256, arg("cutoff") = kInf,
       arg("margin") = -kInf, arg("threads") = 1, arg("states_csv") = py::none(),
       arg("pairs_csv") = py::none(), arg("collect_states") = true, arg("collect_pairs") = false,
+      arg("seek") = py::none(),
       R"doc(
 Analyses the shard [first_index, first_index + count) of a path (all of it by default) with the
 C++ analysis layer (gjk-clearance's numbers): `path` is a path file (str or os.PathLike, read
@@ -524,7 +575,51 @@ and (N, 3) arrays: index, line, time, pairs, distance, shape, obstacle, point_on
 point_on_obstacle, normal, status; None unless collect_states), pairs (state, shape, obstacle,
 distance, points, normal, status for every measured pair; None unless collect_pairs), errors
 [(line, message)] of the bad rows in the shard, has_time and time_column of the file. The GIL
-is released during the run.)doc");
+is released during the run. `seek`, (offset, line) from index_path() for this first_index,
+starts reading the file there instead of parsing the rows before the shard (files with a
+header row only).)doc");
+
+  m.def(
+      "index_path",
+      [](const std::filesystem::path& file, std::shared_ptr<PyWorld> w,
+         const std::map<std::string, double>& fixed, size_t every) {
+        if (every < 1) throw py::value_error("every: must be >= 1");
+        const std::string name = file.string();
+        require_file(name, "path file");
+        ga::PathOptions options;
+        for (const auto& [k, v] : fixed) options.fixed.push_back({k, v});
+        options.on_error = [](const ga::RowError&) {};  // counted by the shards that own them
+        size_t n = 0;
+        bool header = false;
+        std::vector<std::pair<std::int64_t, long>> seeks;
+        {
+          py::gil_scoped_release release;
+          std::shared_lock lock(w->mutex);
+          ga::check_fixed_joints(w->world->model(), options.fixed);
+          std::ifstream in(name, std::ios::binary);
+          if (!in) throw ga::PathError("cannot open path file '" + name + "'");
+          ga::PathReader reader(in, name, w->world->model(), options);
+          header = reader.info().has_header;
+          ga::PathState s;
+          while (reader.next(s)) {
+            // The reader reads line by line, so the stream stands right after state n's row.
+            if (++n % every == 0 && header) seeks.emplace_back(in.tellg(), s.line);
+          }
+        }
+        py::dict out;
+        out["states"] = n;
+        out["has_header"] = header;
+        py::list l;
+        for (const auto& [offset, line] : seeks) l.append(py::make_tuple(offset, line));
+        out["seeks"] = l;
+        return out;
+      },
+      arg("file"), arg("world"), arg("fixed") = std::map<std::string, double>{},
+      arg("every") = 4096, R"doc(
+One streamed pass over a path file: states (its number of good states), has_header, and seeks:
+for first_index = every, 2 every, ... the (byte offset, line) just after the state before it,
+to give analyse(seek=...) so that a shard does not parse the rows before it (empty for a file
+without a header row).)doc");
 
   m.def(
       "count_states",

@@ -124,6 +124,29 @@ def test_shards_equal_unsharded_run(world, small_paths):
         np.testing.assert_array_equal(a["states"][key], f["states"][key])
 
 
+def test_seek_equals_skip(world, tmp_path):
+    """Shards that seek to their rows (index_path) equal shards that skip the rows before them
+    and the whole run, also for a bad row right after a shard boundary."""
+    path = str(tmp_path / "p.csv")
+    write_path(path, GOALS[1], 700, bad_row=256)  # the bad row follows state 255
+    whole = analysis.analyse(world, path, collect_pairs=True)
+    index = analysis.index_path(path, world, every=256)
+    assert index["states"] == 700 and index["has_header"] and len(index["seeks"]) == 2
+    errors = []
+    for k, first in enumerate(range(0, 700, 256)):
+        seek = index["seeks"][k - 1] if k else None
+        a = analysis.analyse(world, path, first_index=first, count=256, seek=seek)
+        b = analysis.analyse(world, path, first_index=first, count=256)
+        for key, value in a["states"].items():
+            np.testing.assert_array_equal(value, b["states"][key])
+            np.testing.assert_array_equal(value, whole["states"][key][first:first + 256])
+        assert a["errors"] == b["errors"]
+        errors += a["errors"]
+    assert errors == whole["errors"] and [e[0] for e in errors] == [258]
+    with pytest.raises(ValueError, match="inside the header"):
+        analysis.analyse(world, path, first_index=256, seek=(3, 1))
+
+
 def test_analysis_pickles_and_checks(world, small_paths):
     a = analysis.analyse(world, small_paths[2], collect_states=False)["analysis"]
     b = pickle.loads(pickle.dumps(a))
