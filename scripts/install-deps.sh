@@ -18,6 +18,7 @@ packages=(
   libode-dev                          # planner: OMPL 1.5 (its CMake config links these)
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis  # Python package
+  python3-distributed python3-h5py python3-tqdm  # libgjk.analysis: dask scale-out, HDF5, progress
   locales                             # de_DE.UTF-8 for the decimal-comma locale tests
   "$@"
 )

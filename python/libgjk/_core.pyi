@@ -8,6 +8,7 @@ from typing import Any, Optional, Sequence, Union, overload
 import numpy as np
 import numpy.typing as npt
 
+from . import analysis as analysis
 from . import planar as planar
 from . import planner as planner
 from . import robots as robots

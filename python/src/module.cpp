@@ -1,6 +1,7 @@
 // libgjk._core: the pybind11 extension behind the Python package libgjk (issue 12).
 #include "bindings.hpp"
 #include "robots_common.hpp"
+#include "world.hpp"
 
 #include <gjk/version.hpp>
 
@@ -78,4 +79,7 @@ PYBIND11_MODULE(_core, m) {
   py::module_ planner = m.def_submodule(
       "planner", "Velocity inversion (seed 002 eq. 6), OMPL planning, certified motion checks.");
   gjk_python::bind_planner(planner);
+  py::module_ analysis = m.def_submodule(
+      "analysis", "Offline clearance analysis of path shards (the gjk::analysis layer).");
+  gjk_python::bind_analysis(analysis);
 }

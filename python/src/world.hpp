@@ -32,4 +32,7 @@ struct PyWorld {
 /// A copy of the world as it is now (for the planner, which keeps its own).
 std::shared_ptr<const gjk::robots::CollisionWorld> snapshot(PyWorld& world);
 
+/// libgjk.analysis: analyse() on path shards, Analysis totals and merge_shard (analysis.cpp).
+void bind_analysis(pybind11::module_& m);
+
 }  // namespace gjk_python

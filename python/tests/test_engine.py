@@ -334,7 +334,13 @@ def test_bounding_box() -> None:
 def test_docstrings_everywhere() -> None:
     import inspect
 
-    for mod in (libgjk._core, libgjk._core.planar, libgjk._core.robots, libgjk._core.planner):
+    for mod in (
+        libgjk._core,
+        libgjk._core.planar,
+        libgjk._core.robots,
+        libgjk._core.planner,
+        libgjk._core.analysis,
+    ):
         for name, obj in vars(mod).items():
             if name.startswith("_") or not callable(obj):
                 continue
@@ -350,7 +356,7 @@ def test_stub_lists_every_binding() -> None:
     import ast
     from pathlib import Path
 
-    submodules = {"planar", "robots", "planner"}
+    submodules = {"planar", "robots", "planner", "analysis"}
     for module, stub in (
         (libgjk._core, "_core.pyi"),
         (libgjk._core.planar, "planar.pyi"),
@@ -361,3 +367,14 @@ def test_stub_lists_every_binding() -> None:
         stubbed = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
         public = {n for n in dir(module) if not n.startswith("_") and n not in submodules}
         assert public == stubbed, (stub, public ^ stubbed)
+    # analysis.pyi stubs libgjk.analysis: the bindings of _core.analysis plus the Python driver.
+    import importlib
+
+    driver_module = importlib.import_module("libgjk.analysis")
+    tree = ast.parse((Path(libgjk.__file__).parent / "analysis.pyi").read_text())
+    stubbed = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    stubbed |= {t.id for n in tree.body if isinstance(n, ast.AnnAssign) for t in [n.target]}
+    stubbed = {n for n in stubbed if not n.startswith("_")}  # stub-only helper types
+    core = {n for n in dir(libgjk._core.analysis) if not n.startswith("_")}
+    driver = set(driver_module.__all__)
+    assert core <= driver and driver == stubbed, driver ^ stubbed
