@@ -75,11 +75,6 @@ Aabb bounding_box(const Shape& shape, const Pose& pose, std::array<int, 6>& hint
   return shape_box(shape, pose, &hints);
 }
 
-double distance(const Aabb& a, const Aabb& b) {
-  const Vec3 gap = (a.min() - b.max()).cwiseMax(b.min() - a.max()).cwiseMax(0.0);
-  return gap.norm();
-}
-
 namespace {
 
 /// Surface area: the usual cost of a box in a bounding-volume tree (the chance a random ray or

@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -30,9 +31,18 @@ Aabb bounding_box(const Shape& shape, const Pose& pose);
 /// with zeros); the box is the same.
 Aabb bounding_box(const Shape& shape, const Pose& pose, std::array<int, 6>& hints);
 
+namespace detail {
+/// Squared gap between two boxes (0 when they touch or overlap).
+inline double squared_box_gap(const Aabb& a, const Aabb& b) {
+  return (a.min() - b.max()).cwiseMax(b.min() - a.max()).cwiseMax(0.0).squaredNorm();
+}
+}  // namespace detail
+
 /// Euclidean distance between two boxes; 0 when they touch or overlap. A lower bound on the
-/// distance between anything the boxes hold.
-double distance(const Aabb& a, const Aabb& b);
+/// distance between anything the boxes hold. Inline: the world's pair loops call it per pair.
+inline double distance(const Aabb& a, const Aabb& b) {
+  return std::sqrt(detail::squared_box_gap(a, b));
+}
 
 /// A bounding-volume tree of axis-aligned boxes, each leaf one caller id (Bullet's dbvt and
 /// Box2D's dynamic tree are the model). build() makes a balanced tree at once (median splits
@@ -84,9 +94,10 @@ class AabbTree {
 
   /// A traversal stack: on the call's stack up to 64 entries, beyond that on the heap (only
   /// for trees far out of balance).
+  template <class T = int>
   class Stack {
    public:
-    void push(int n) {
+    void push(T n) {
       if (size_ < fixed_.size()) {
         fixed_[size_++] = n;
       } else {
@@ -94,10 +105,10 @@ class AabbTree {
         ++size_;
       }
     }
-    int pop() {
+    T pop() {
       --size_;
       if (size_ >= fixed_.size()) {
-        const int n = overflow_.back();
+        const T n = overflow_.back();
         overflow_.pop_back();
         return n;
       }
@@ -106,8 +117,8 @@ class AabbTree {
     bool empty() const { return size_ == 0; }
 
    private:
-    std::array<int, 64> fixed_{};
-    std::vector<int> overflow_;
+    std::array<T, 64> fixed_{};
+    std::vector<T> overflow_;
     size_t size_ = 0;
   };
 };
@@ -115,7 +126,7 @@ class AabbTree {
 template <class F>
 void AabbTree::query(const Aabb& box, F&& f) const {
   if (root_ < 0) return;
-  Stack stack;
+  Stack<> stack;
   stack.push(root_);
   while (!stack.empty()) {
     const Node& node = nodes_[static_cast<size_t>(stack.pop())];
@@ -133,22 +144,32 @@ template <class F>
 double AabbTree::nearest(const Aabb& box, double bound, F&& f) const {
   if (root_ < 0) return bound;
   // Depth-first, nearer child first: the first leaves reached are close ones, so the bound
-  // tightens early and prunes most of the tree.
-  Stack stack;
-  stack.push(root_);
+  // tightens early and prunes most of the tree. Inner nodes compare squared gaps (each node's
+  // computed once, when its parent is opened; no square root), kept with a relative margin so
+  // that rounding never prunes a node the exact test would keep; leaves take the exact test.
+  const auto may_beat = [&](double gap2) {
+    return gap2 == 0.0 ? bound > 0.0 : !(gap2 > bound * bound * (1.0 + 1e-12));
+  };
+  Stack<std::pair<int, double>> stack;
+  stack.push({root_, detail::squared_box_gap(nodes_[static_cast<size_t>(root_)].box, box)});
   while (!stack.empty()) {
-    const Node& node = nodes_[static_cast<size_t>(stack.pop())];
-    const double gap = distance(node.box, box);
-    if (!(gap < bound)) continue;
+    const auto [index, gap2] = stack.pop();
+    if (!may_beat(gap2)) continue;
+    const Node& node = nodes_[static_cast<size_t>(index)];
     if (node.left < 0) {
-      bound = f(node.id, gap);
+      const double gap = std::sqrt(gap2);
+      if (gap < bound) bound = f(node.id, gap);
       continue;
     }
-    const Node& left = nodes_[static_cast<size_t>(node.left)];
-    const Node& right = nodes_[static_cast<size_t>(node.right)];
-    const bool left_first = distance(left.box, box) <= distance(right.box, box);
-    stack.push(left_first ? node.right : node.left);
-    stack.push(left_first ? node.left : node.right);
+    const double left = detail::squared_box_gap(nodes_[static_cast<size_t>(node.left)].box, box);
+    const double right = detail::squared_box_gap(nodes_[static_cast<size_t>(node.right)].box, box);
+    if (left <= right) {
+      stack.push({node.right, right});
+      stack.push({node.left, left});
+    } else {
+      stack.push({node.left, left});
+      stack.push({node.right, right});
+    }
   }
   return bound;
 }
