@@ -77,6 +77,7 @@ __all__ = [
     "run_shard",
     "summary",
     "write_hdf5",
+    "write_plot",
     "write_summary",
 ]
 
@@ -684,6 +685,75 @@ def format_table(result: RunResult, margin: float) -> str:
     return "\n".join([line(head)] + [line(x) for x in rows]) + "\n"
 
 
+def _read_clearance(states_csv: str) -> Tuple[List[float], List[float], bool]:
+    """The per-state minimum clearance of a merged NAME.states.csv: (x, distance, x is time).
+    x is the path's time column when it has one, else the state index; states with no pair
+    within the cutoff (an empty distance) are left out."""
+    xs: List[float] = []
+    ds: List[float] = []
+    with open(states_csv, newline="") as f:
+        reader = csv.DictReader(f)
+        timed = reader.fieldnames is not None and "t" in reader.fieldnames
+        for row in reader:
+            if not row["distance"]:
+                continue
+            xs.append(float(row["t"]) if timed and row["t"] else float(row["state"]))
+            ds.append(float(row["distance"]))
+    return xs, ds, timed
+
+
+def write_plot(result: "RunResult", out: str, png: str, margin: float = -math.inf,
+               worst: int = 3) -> str:
+    """A PNG of the run: the histogram of every state's minimum clearance over all paths, and
+    the clearance over time of the `worst` paths (smallest minimum), with the margin when it is
+    finite. Written atomically (temporary file, then rename); needs matplotlib (Debian
+    python3-matplotlib). Returns `png`."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display
+    import matplotlib.pyplot as plt
+
+    curves = {r.name: _read_clearance(os.path.join(out, f"{r.name}.states.csv"))
+              for r in result.paths}
+    every = [d for _, ds, _ in curves.values() for d in ds]
+    if not every:
+        raise ValueError(f"{png}: no state has a pair within the cutoff: nothing to plot")
+    ranked = sorted(result.paths, key=lambda r: min(curves[r.name][1], default=math.inf))
+    fig, (hist, over_time) = plt.subplots(1, 2, figsize=(12, 4.5))
+    hist.hist(every, bins=min(60, max(10, len(every) // 20)), color="#4477aa")
+    hist.set_xlabel("minimum clearance per state (m)")
+    hist.set_ylabel("states")
+    hist.set_title(f"{len(every)} states of {len(result.paths)} path(s)")
+    timed = False
+    for r in ranked[:worst]:
+        xs, ds, is_time = curves[r.name]
+        timed = timed or is_time
+        over_time.plot(xs, ds, label=f"{r.name} (min {min(ds):.4f} m)" if ds else r.name)
+    for axis in (hist, over_time):
+        if math.isfinite(margin):
+            (axis.axvline if axis is hist else axis.axhline)(
+                margin, color="#cc3311", linestyle="--", label=f"margin {margin:g} m")
+        (axis.axvline if axis is hist else axis.axhline)(0.0, color="black", linewidth=0.8)
+    over_time.set_xlabel("t (s)" if timed else "state")
+    over_time.set_ylabel("minimum clearance (m)")
+    over_time.set_title(f"the {min(worst, len(ranked))} path(s) with the smallest clearance")
+    over_time.legend(fontsize="small")
+    fig.tight_layout()
+    folder = os.path.dirname(os.path.abspath(png))
+    fd, tmp = tempfile.mkstemp(prefix=".plot.", suffix=".png", dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=100)
+        os.chmod(tmp, _file_mode())
+        os.replace(tmp, png)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    finally:
+        plt.close(fig)
+    return png
+
+
 def _fixed(text: str) -> Tuple[str, float]:
     name, sep, value = text.partition("=")
     try:
@@ -719,6 +789,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    "are not measured")
     p.add_argument("--margin", type=float, default=-math.inf, help="count states closer than this (m)")
     p.add_argument("--pairs", action="store_true", help="also write every pair (NAME.pairs.csv)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="write the clearance histogram and the worst paths' clearance over time")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     a = p.parse_args(argv)
@@ -742,7 +814,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             file=sys.stderr,
         )
         return 2
-    sys.stdout.write(format_table(result, a.margin))
+    if a.plot:
+        try:
+            write_plot(result, a.out, a.plot, a.margin)
+        except (ValueError, OSError) as e:
+            print(f"libgjk.analysis: --plot: {e}", file=sys.stderr)
+            return 2
+        sys.stdout.write(format_table(result, a.margin))
     print(
         f"{result.shards} shards ({result.shards_skipped} already done), {result.states} states, "
         f"{result.states_computed} computed in {result.seconds:.2f} s, "

@@ -307,3 +307,25 @@ def test_killed_run_resumes(long_reference, long_paths, tmp_path):
     assert {f: os.stat(os.path.join(out, "shards", f)).st_mtime_ns for f in done} == before
     assert len(shard_markers(out)) == 24
     assert read_outputs(out) == long_reference
+
+
+def test_plot_shows_the_histogram_and_the_worst_paths(small_paths, tmp_path):
+    """--plot: a real PNG (read back with matplotlib) whose two panels are not blank; a run with
+    nothing within the cutoff is an error naming the file, and leaves no file."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.image
+
+    out = str(tmp_path / "out")
+    result = analysis.run(FOUR_DOF_URDF, SCENE, small_paths, out, workers=0, shard_states=256,
+                          margin=0.5)
+    png = analysis.write_plot(result, out, str(tmp_path / "clearance.png"), margin=0.5)
+    image = matplotlib.image.imread(png)
+    assert image.shape[0] == 450 and image.shape[1] == 1200  # 12 x 4.5 in at 100 dpi
+    for half in (image[:, :600], image[:, 600:]):  # each panel draws something
+        assert half[..., :3].std() > 0.05
+    assert [f for f in os.listdir(tmp_path) if f.startswith(".plot.")] == []
+    far = str(tmp_path / "far")
+    none = analysis.run(FOUR_DOF_URDF, SCENE, small_paths[:1], far, workers=0, cutoff=1e-9)
+    with pytest.raises(ValueError, match="nothing to plot"):
+        analysis.write_plot(none, far, str(tmp_path / "none.png"))
+    assert not os.path.exists(tmp_path / "none.png")
