@@ -820,7 +820,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except (ValueError, OSError) as e:
             print(f"libgjk.analysis: --plot: {e}", file=sys.stderr)
             return 2
-        sys.stdout.write(format_table(result, a.margin))
+    sys.stdout.write(format_table(result, a.margin))
     print(
         f"{result.shards} shards ({result.shards_skipped} already done), {result.states} states, "
         f"{result.states_computed} computed in {result.seconds:.2f} s, "

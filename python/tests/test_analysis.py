@@ -324,6 +324,14 @@ def test_plot_shows_the_histogram_and_the_worst_paths(small_paths, tmp_path):
     for half in (image[:, :600], image[:, 600:]):  # each panel draws something
         assert half[..., :3].std() > 0.05
     assert [f for f in os.listdir(tmp_path) if f.startswith(".plot.")] == []
+    # The command line: the same run (every shard already done) with --plot.
+    cli_png = str(tmp_path / "cli.png")
+    r = subprocess.run(cli(*small_paths, "--out", out, "--workers", "0", "--shard-states", "256",
+                           "--margin", "0.5", "--plot", cli_png), capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0].split()[:3] == ["path", "states", "bad"]
+    assert matplotlib.image.imread(cli_png).shape == image.shape
     far = str(tmp_path / "far")
     none = analysis.run(FOUR_DOF_URDF, SCENE, small_paths[:1], far, workers=0, cutoff=1e-9)
     with pytest.raises(ValueError, match="nothing to plot"):
