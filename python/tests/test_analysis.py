@@ -337,3 +337,27 @@ def test_plot_shows_the_histogram_and_the_worst_paths(small_paths, tmp_path):
     with pytest.raises(ValueError, match="nothing to plot"):
         analysis.write_plot(none, far, str(tmp_path / "none.png"))
     assert not os.path.exists(tmp_path / "none.png")
+
+
+def test_planned_panda_paths_example(tmp_path):
+    """examples/clearance/make_planned_paths.py (the README's 100-path example, here 2 short
+    paths): deterministic files that the analysis reads, every state collision-free (the
+    planner certifies each segment and the states lie on the segments)."""
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "clearance",
+                          "make_planned_paths.py")
+    runs = []
+    for k in range(2):
+        out = str(tmp_path / f"paths{k}")
+        r = subprocess.run([sys.executable, script, "2", out, "--states", "50", "--seed", "3"],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        runs.append({f: open(os.path.join(out, f), "rb").read() for f in sorted(os.listdir(out))})
+    assert runs[0] == runs[1] and sorted(runs[0]) == ["panda_000.csv", "panda_001.csv"]
+    from conftest import PANDA_SRDF, PANDA_URDF
+
+    paths = [str(tmp_path / "paths0" / f) for f in sorted(runs[0])]
+    result = analysis.run(PANDA_URDF, os.path.join(SCENES_DIR, "panda_cell.yaml"), paths,
+                          str(tmp_path / "out"), srdf=PANDA_SRDF, workers=0)
+    assert result.states == 100
+    assert all(r.analysis.states_in_collision == 0 and r.analysis.minimum > 0
+               for r in result.paths)
