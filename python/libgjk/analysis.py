@@ -269,6 +269,9 @@ class PathResult:
     has_time: bool
     time_column: str
     summary: Dict[str, Any]  #: gjk-clearance's --json summary
+    #: seconds spent below the margin (each such state counts until the next state's time); NaN
+    #: when the path has no time column or the margin is not finite
+    time_below_margin_s: float = math.nan
 
 
 @dataclasses.dataclass
@@ -490,9 +493,10 @@ def run(
         summary_file = os.path.join(out, f"{name}.summary.json")
         _write_atomic(summary_file, text + "\n")
         files.append(summary_file)
-        results.append(
-            PathResult(name, path, total, bad_rows, has_time, time_column, json.loads(text))
-        )
+        below_s = (_time_below(states_file, margin) if has_time and math.isfinite(margin)
+                   else math.nan)
+        results.append(PathResult(name, path, total, bad_rows, has_time, time_column,
+                                  json.loads(text), below_s))
     files += write_summary(results, world, settings, out)
     total_states = sum(r.analysis.states for r in results)
     cpu = sum(sum(r.analysis.to_dict()["thread_cpu_seconds"]) for r in results)
@@ -504,8 +508,23 @@ def run(
 
 SUMMARY_COLUMNS = [
     "path", "states", "bad_rows", "minimum_m", "state", "line", "shape", "obstacle",
-    "states_in_collision", "states_below_margin", "fraction_below_margin",
+    "states_in_collision", "states_below_margin", "fraction_below_margin", "time_below_margin_s",
 ]
+
+
+def _time_below(states_csv: str, margin: float) -> float:
+    """Seconds a timed path spends below `margin`: a state below it counts until the next
+    state's time (the last state counts nothing)."""
+    total = 0.0
+    previous: Optional[Tuple[float, bool]] = None
+    with open(states_csv, newline="") as f:
+        for row in csv.DictReader(f):
+            t = float(row["t"])
+            below = bool(row["distance"]) and float(row["distance"]) < margin
+            if previous is not None and previous[1]:
+                total += t - previous[0]
+            previous = (t, below)
+    return total
 
 
 def _summary_row(r: PathResult) -> List[Any]:
@@ -517,6 +536,7 @@ def _summary_row(r: PathResult) -> List[Any]:
         m.get("shape", ""), m.get("obstacle", ""),
         r.analysis.states_in_collision, below,
         below / r.analysis.states if r.analysis.states else 0.0,
+        r.time_below_margin_s,
     ]
 
 

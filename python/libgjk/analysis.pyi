@@ -176,6 +176,7 @@ class PathResult:
     has_time: bool
     time_column: str
     summary: Dict[str, Any]
+    time_below_margin_s: float
 
 class RunResult:
     paths: List[PathResult]

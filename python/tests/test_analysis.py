@@ -89,7 +89,9 @@ def read_outputs(out: str) -> dict[str, object]:
             with h5py.File(full) as h:
                 data = {}
                 h.visititems(lambda k, v: data.__setitem__(k, v[()]) if hasattr(v, "shape") else None)
-                files[name] = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in data.items()}
+                # repr: NaN ("not applicable", e.g. time below an infinite margin) equals itself
+                files[name] = {k: repr(v.tolist() if hasattr(v, "tolist") else v)
+                               for k, v in data.items()}
     return files
 
 
@@ -319,6 +321,16 @@ def test_plot_shows_the_histogram_and_the_worst_paths(small_paths, tmp_path):
     result = analysis.run(FOUR_DOF_URDF, SCENE, small_paths, out, workers=0, shard_states=256,
                           margin=0.5)
     png = analysis.write_plot(result, out, str(tmp_path / "clearance.png"), margin=0.5)
+    # Time below the margin: positive exactly when some state before the last is below it, and
+    # at most the path's duration; a column of summary.csv.
+    assert any(r.analysis.states_below_margin > 0 for r in result.paths)
+    for r in result.paths:
+        with open(r.path) as f:
+            times = [float(line.split(",")[0]) for line in f.readlines()[1:] if line.strip()]
+        assert 0.0 <= r.time_below_margin_s <= times[-1] - times[0] + 1e-9
+        assert (r.time_below_margin_s > 0) == (r.analysis.states_below_margin > 0)
+    with open(os.path.join(out, "summary.csv")) as f:
+        assert f.readline().rstrip().endswith(",time_below_margin_s")
     image = matplotlib.image.imread(png)
     assert image.shape[0] == 450 and image.shape[1] == 1200  # 12 x 4.5 in at 100 dpi
     for half in (image[:, :600], image[:, 600:]):  # each panel draws something
