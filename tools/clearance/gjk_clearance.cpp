@@ -8,6 +8,7 @@
 
 #include "base_pose.hpp"
 #include "exit_codes.hpp"
+#include "link_meshes.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -183,8 +184,8 @@ int run(int argc, char** argv) {
       "obstacle)\nsigned distance to --out and every state's clearance to --states-out as CSV.",
       "gjk-clearance"};
   std::string urdf, scene_file, srdf_file, path_file, out_file, states_file, base_pose_text;
-  std::vector<std::string> package_dirs, fixed_texts, link_mesh_texts;
-  std::string link_meshes_text = "hull";
+  std::vector<std::string> package_dirs, fixed_texts;
+  gjk::tools::LinkMeshOptions link_meshes;
   const unsigned hw = std::thread::hardware_concurrency();
   std::string threads_text = std::to_string(hw > 0 ? hw : 1);
   std::string cutoff_text = "inf", margin_text, precision_text = "3";
@@ -194,14 +195,7 @@ int run(int argc, char** argv) {
                  "robot URDF file (meshes become convex hulls unless --link-meshes)")
       ->required()
       ->type_name("FILE");
-  app.add_option("--link-meshes", link_meshes_text,
-                 "how link meshes are represented: hull (fast, the default), pieces (one hull per "
-                 "shell of the file) or mesh (the exact triangles)")
-      ->type_name("REP");
-  app.add_option("--link-mesh", link_mesh_texts,
-                 "LINK=REP: the representation of one link's meshes (repeatable), e.g. "
-                 "forearm_link=mesh")
-      ->type_name("LINK=REP");
+  gjk::tools::add_link_mesh_options(app, link_meshes);
   app.add_option("--package-dir", package_dirs,
                  "folder holding ROS packages, for package://PKG/PATH meshes (repeatable); "
                  "searched first, then ROS_PACKAGE_PATH, AMENT_PREFIX_PATH (PREFIX/share/PKG) "
@@ -265,9 +259,7 @@ int run(int argc, char** argv) {
   try {
     threads = parse_threads(threads_text);
     try {
-      urdf_options.meshes =
-          gjk::robots::parse_link_mesh_representation(link_meshes_text, "--link-meshes");
-      for (const std::string& text : link_mesh_texts) urdf_options.add_link_mesh(text);
+      gjk::tools::apply_link_mesh_options(link_meshes, urdf_options);
     } catch (const gjk::robots::ModelError& e) {
       throw UsageError{e.what()};
     }

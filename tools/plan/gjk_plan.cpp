@@ -12,6 +12,7 @@
 #include "base_pose.hpp"
 #include "data_paths.hpp"
 #include "exit_codes.hpp"
+#include "link_meshes.hpp"
 #include "number_list.hpp"
 #include "progress.hpp"
 #include "spawn.hpp"
@@ -127,8 +128,7 @@ int main(int argc, char** argv) {
       "the clearance profile along the path (CSV + plot in the output folder)."};
   std::string robot = "four_dof", planner_name = "rrtconnect", out_dir = "out";
   std::string urdf, scene_path, srdf_path, start_text, goal_text, base_pose_text;
-  std::string link_meshes_text = "hull";
-  std::vector<std::string> link_mesh_texts;
+  gjk::tools::LinkMeshOptions link_meshes;
   double time_limit = 5.0, margin = 0.0;
   int profile_states = 1000;
   unsigned seed = 1;
@@ -136,13 +136,7 @@ int main(int argc, char** argv) {
   bool progress = ::isatty(STDERR_FILENO) == 1;
   app.add_option("--robot", robot, "preset: four_dof, panda or panda_cell")->capture_default_str();
   app.add_option("--urdf", urdf, "override the preset's URDF");
-  app.add_option("--link-meshes", link_meshes_text,
-                 "how link meshes are represented: hull (fast, the default), pieces (one hull per "
-                 "shell of the file) or mesh (the exact triangles)")
-      ->type_name("REP");
-  app.add_option("--link-mesh", link_mesh_texts,
-                 "LINK=REP: the representation of one link's meshes (repeatable)")
-      ->type_name("LINK=REP");
+  gjk::tools::add_link_mesh_options(app, link_meshes);
   app.add_option("--scene", scene_path, "override the preset's scene (YAML)");
   app.add_option("--srdf", srdf_path,
                  "SRDF of the robot: its disable_collisions become allowed pairs, its group "
@@ -231,9 +225,7 @@ int main(int argc, char** argv) {
     planner::seed_rng_once(seed);  // before any OMPL object draws a random number
     robots::UrdfOptions urdf_options;
     try {
-      urdf_options.meshes =
-          robots::parse_link_mesh_representation(link_meshes_text, "--link-meshes");
-      for (const std::string& text : link_mesh_texts) urdf_options.add_link_mesh(text);
+      gjk::tools::apply_link_mesh_options(link_meshes, urdf_options);
     } catch (const robots::ModelError& e) {
       throw UsageError(e.what());
     }

@@ -8,6 +8,7 @@
 #include <gjk/robots/srdf_generator.hpp>
 
 #include "exit_codes.hpp"
+#include "link_meshes.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -83,15 +84,8 @@ int main(int argc, char** argv) {
   int samples = 10000;
   unsigned seed = 1;
   app.add_option("--urdf", urdf, "robot URDF file")->required()->type_name("FILE");
-  std::string link_meshes_text = "hull";
-  std::vector<std::string> link_mesh_texts;
-  app.add_option("--link-meshes", link_meshes_text,
-                 "how link meshes are represented: hull (the default), pieces or mesh (the exact "
-                 "triangles, as MoveIt's FCL checker uses them)")
-      ->type_name("REP");
-  app.add_option("--link-mesh", link_mesh_texts,
-                 "LINK=REP: the representation of one link's meshes (repeatable)")
-      ->type_name("LINK=REP");
+  gjk::tools::LinkMeshOptions link_meshes;
+  gjk::tools::add_link_mesh_options(app, link_meshes);
   app.add_option("--package-dir", package_dirs,
                  "folder holding ROS packages, for package://PKG/PATH meshes (repeatable)")
       ->type_name("DIR");
@@ -132,9 +126,7 @@ int main(int argc, char** argv) {
   gjk::robots::UrdfOptions urdf_options;
   urdf_options.package_dirs = package_dirs;
   try {
-    urdf_options.meshes =
-        gjk::robots::parse_link_mesh_representation(link_meshes_text, "--link-meshes");
-    for (const std::string& text : link_mesh_texts) urdf_options.add_link_mesh(text);
+    gjk::tools::apply_link_mesh_options(link_meshes, urdf_options);
   } catch (const gjk::robots::ModelError& e) {
     std::cerr << "gjk-srdf: " << e.what() << '\n';
     return kExitUsage;
