@@ -141,7 +141,7 @@ class AttachedObject:
         self,
         name: str,
         link: str,
-        shapes: Sequence[Shape],
+        shapes: Sequence[Union[Shape, TriangleMesh]],
         poses: Sequence[npt.ArrayLike] = ...,
         touch_links: Sequence[str] = ...,
     ) -> None: ...
@@ -151,6 +151,8 @@ class AttachedObject:
     def link(self) -> str: ...
     @property
     def shapes(self) -> List[Shape]: ...
+    @property
+    def meshes(self) -> List[Optional[TriangleMesh]]: ...
     @property
     def poses(self) -> List[F64]: ...
     @property

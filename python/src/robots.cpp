@@ -544,25 +544,41 @@ angular velocity, world frame, per unit of each q entry.)doc")
       .def("__repr__", [](const rb::Obstacle& o) { return "Obstacle('" + o.name + "')"; });
 
   py::class_<rb::AttachedObject>(m, "AttachedObject", R"doc(
-An object the robot holds: convex pieces fixed on a link, with the links allowed to touch it.)doc")
-      .def(py::init([](const std::string& name, const std::string& link,
-                       const std::vector<gjk::Shape>& shapes, std::vector<ArrayLike> poses,
-                       const std::vector<std::string>& touch_links) {
+An object the robot holds: convex pieces or exact triangle meshes fixed on a link, with the links
+allowed to touch it.)doc")
+      .def(py::init([](const std::string& name, const std::string& link, const py::list& shapes,
+                       std::vector<ArrayLike> poses, const std::vector<std::string>& touch_links) {
+             if (!poses.empty() && poses.size() != shapes.size())
+               throw py::value_error("AttachedObject: " + std::to_string(shapes.size()) +
+                                     " shapes but " + std::to_string(poses.size()) + " poses");
              rb::AttachedObject a;
              a.name = name;
              a.link = link;
-             a.shapes = shapes;
-             if (poses.empty()) poses.resize(shapes.size(), ArrayLike{py::none()});
-             for (size_t i = 0; i < poses.size(); ++i) {
-               a.poses.push_back(poses[i].h.is_none() ? gjk::Pose::Identity()
-                                                      : to_pose(poses[i], "poses"));
+             for (size_t i = 0; i < shapes.size(); ++i) {
+               const gjk::Pose pose = poses.empty() || poses[i].h.is_none()
+                                          ? gjk::Pose::Identity()
+                                          : to_pose(poses[i], "poses");
+               const py::handle item = shapes[i];
+               if (py::isinstance<gjk::TriangleMesh>(item))
+                 a.add_mesh(std::make_shared<const gjk::TriangleMesh>(
+                                item.cast<const gjk::TriangleMesh&>()),
+                            pose);
+               else
+                 try {
+                   a.add_shape(item.cast<gjk::Shape>(), pose);
+                 } catch (const py::cast_error&) {
+                   throw py::type_error("AttachedObject: shapes[" + std::to_string(i) +
+                                        "] is a " + std::string(py::str(item.get_type())) +
+                                        ", not a libgjk shape or TriangleMesh");
+                 }
              }
              a.touch_links = touch_links;
              return a;
            }),
            arg("name"), arg("link"), arg("shapes"), arg("poses") = std::vector<ArrayLike>{},
            arg("touch_links") = std::vector<std::string>{},
-           "`shapes` in the link frame at `poses` ((4, 4) each; default identity).")
+           "`shapes` (convex shapes, or TriangleMesh for exact mesh pieces, whose hull becomes "
+           "their bound) in the link frame at `poses` ((4, 4) each; default identity).")
       .def_readonly("name", &rb::AttachedObject::name, "Unique name.")
       .def_readonly("link", &rb::AttachedObject::link, "The link it is fixed to.")
       .def_property_readonly(
@@ -572,7 +588,16 @@ An object the robot holds: convex pieces fixed on a link, with the links allowed
             for (const auto& s : a.shapes) l.append(typed_shape(s));
             return l;
           },
-          "Its convex pieces (copies).")
+          "Its convex pieces; for a mesh piece, the hull of its triangles (copies).")
+      .def_property_readonly(
+          "meshes",
+          [](const rb::AttachedObject& a) {
+            py::list l;
+            for (size_t k = 0; k < a.shapes.size(); ++k)
+              l.append(a.is_mesh(k) ? py::cast(*a.meshes[k]) : py::none());
+            return l;
+          },
+          "Per piece: its exact triangles (a TriangleMesh copy), or None for a convex piece.")
       .def_property_readonly(
           "poses",
           [](const rb::AttachedObject& a) {

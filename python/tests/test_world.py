@@ -164,6 +164,20 @@ def test_edits(panda: robots.RobotModel) -> None:
     assert world.model.collision_shapes[-1].attached_object == "tool"
     with pytest.raises(robots.ModelError):
         world.attach(robots.AttachedObject("x", "no_link", [libgjk.Sphere(0.1)]))
+    # An exact mesh piece: its hull is the bound, its triangles are what the queries use.
+    vertices = np.array([[0, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.1]], dtype=float)
+    tetra = libgjk.TriangleMesh.from_triangles(vertices, [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])
+    held = robots.AttachedObject("held_mesh", "panda_hand", [tetra, libgjk.Sphere(0.01)],
+                                 [libgjk.pose([0, 0, 0.2]), libgjk.pose([0, 0, 0.3])])
+    assert held.meshes[0] is not None and held.meshes[1] is None
+    assert np.array_equal(held.meshes[0].vertices, vertices)
+    world.attach(held)
+    assert world.model.collision_shapes[-2].mesh is not None
+    assert world.model.collision_shapes[-2].description == "attached held_mesh (mesh, 4 triangles)"
+    with pytest.raises(TypeError, match=r"shapes\[0\] is a <class 'str'>"):
+        robots.AttachedObject("bad", "panda_hand", ["box"])
+    with pytest.raises(ValueError, match="1 shapes but 2 poses"):
+        robots.AttachedObject("bad", "panda_hand", [tetra], [np.eye(4), np.eye(4)])
     acm = world.allowed_collisions
     acm.set_default("ball", True)
     world.set_allowed_collisions(acm)

@@ -143,12 +143,14 @@ void CollisionWorld::attach_obstacle(const std::string& name, const std::string&
   object.touch_links = std::move(touch_links);
   for (const Obstacle& o : scene_.obstacles) {
     if (o.name != name && o.object != name) continue;
-    if (o.kind() != ObstacleKind::Convex)
+    if (o.kind() == ObstacleKind::Cells)
       throw std::invalid_argument("attach_obstacle: '" + o.name +
-                                  "' is a mesh or a cell set; only convex obstacles and convex "
-                                  "pieces can be attached");
-    object.shapes.push_back(o.shape);
-    object.poses.push_back(link_pose.inverse() * o.pose);
+                                  "' is an occupancy map or a point cloud; convex obstacles, "
+                                  "convex pieces and exact meshes can be attached");
+    if (o.kind() == ObstacleKind::Mesh)
+      object.add_mesh(o.mesh, link_pose.inverse() * o.pose);
+    else
+      object.add_shape(o.shape, link_pose.inverse() * o.pose);
   }
   if (object.shapes.empty())
     throw std::invalid_argument("attach_obstacle: no obstacle named '" + name + "'");
@@ -173,7 +175,10 @@ void CollisionWorld::detach(const std::string& name, const Eigen::VectorXd& q) {
     Obstacle o;
     o.name = it->shapes.size() == 1 ? name : name + "#" + std::to_string(k);
     o.object = name;
-    o.shape = it->shapes[k];
+    if (it->is_mesh(k))
+      o.mesh = it->meshes[k];  // back to an exact mesh obstacle (its shape is unused)
+    else
+      o.shape = it->shapes[k];
     o.pose = link_pose * it->poses[k];
     scene_.obstacles.push_back(std::move(o));
   }

@@ -2,6 +2,7 @@
 // and collision elements as convex shapes (meshes through assimp and the engine's hull).
 #include "gjk/robots/robot_model.hpp"
 
+#include "gjk/broadphase.hpp"
 #include "gjk/robots/mesh_loader.hpp"
 #include "urdf_document.hpp"
 
@@ -571,6 +572,20 @@ Eigen::VectorXd RobotModel::upper_limits() const {
   return u;
 }
 
+void AttachedObject::add_shape(Shape shape, const Pose& pose) {
+  if (!meshes.empty()) meshes.push_back(nullptr);
+  shapes.push_back(std::move(shape));
+  poses.push_back(pose);
+}
+
+void AttachedObject::add_mesh(std::shared_ptr<const TriangleMesh> mesh, const Pose& pose) {
+  if (!mesh) throw std::invalid_argument("AttachedObject::add_mesh: null mesh");
+  meshes.resize(shapes.size());  // earlier pieces are convex
+  shapes.push_back(ConvexPolytope::from_points(mesh->vertices()));
+  meshes.push_back(std::move(mesh));
+  poses.push_back(pose);
+}
+
 RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects) const {
   RobotModel out = *this;
   std::set<std::string> names;
@@ -592,6 +607,10 @@ RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects)
     };
     known(object.link, "link");
     for (const std::string& touch : object.touch_links) known(touch, "touch link");
+    if (!object.meshes.empty() && object.meshes.size() != object.shapes.size())
+      throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
+                       std::to_string(object.meshes.size()) +
+                       " mesh entries (give none, or one per piece)");
     for (size_t k = 0; k < object.shapes.size(); ++k) {
       try {
         validate(object.shapes[k]);
@@ -605,6 +624,21 @@ RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects)
       c.shape = object.shapes[k];
       c.origin = object.poses[k];
       c.description = "attached " + object.name + " (" + shape_name(object.shapes[k]) + ")";
+      if (object.is_mesh(k)) {
+        // The bound must hold, or boxes and early exits would skip real contacts: a cheap check
+        // of the mesh's box against the shape's box (catches a placeholder shape).
+        const Aabb mesh_box = object.meshes[k]->local_bounds();
+        const Aabb shape_box = bounding_box(object.shapes[k], Pose::Identity());
+        const double slack = 1e-9 * std::max(1.0, shape_box.diagonal().norm());
+        if (!((mesh_box.min().array() >= shape_box.min().array() - slack).all() &&
+              (mesh_box.max().array() <= shape_box.max().array() + slack).all()))
+          throw ModelError(what + ": shape " + std::to_string(k) +
+                           " does not enclose its mesh (use AttachedObject::add_mesh, which "
+                           "stores the mesh's hull)");
+        c.mesh = object.meshes[k];
+        c.description = "attached " + object.name + " (mesh, " +
+                        std::to_string(object.meshes[k]->triangles().size()) + " triangles)";
+      }
       c.attached_object = object.name;
       for (const std::string& touch : object.touch_links)
         c.touch_links.push_back(link_index(touch));

@@ -142,11 +142,14 @@ class Parser {
           }
         }
         for (Obstacle& part : parts) {
-          if (part.kind() != ObstacleKind::Convex)
+          if (part.kind() == ObstacleKind::Cells)
             fail(node.Mark(), path + ".type",
-                 "an attached object must be convex (a primitive, a hull or convex pieces)");
-          object.shapes.push_back(std::move(part.shape));
-          object.poses.push_back(part.pose);
+                 "an attached object must be a primitive, a hull, convex pieces or an exact "
+                 "mesh, not an occupancy map or a point cloud");
+          if (part.kind() == ObstacleKind::Mesh)
+            object.add_mesh(std::move(part.mesh), part.pose);
+          else
+            object.add_shape(std::move(part.shape), part.pose);
         }
         scene.attached.push_back(std::move(object));
       }

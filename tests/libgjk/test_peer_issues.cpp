@@ -642,4 +642,102 @@ TEST(PeerIssues, Fcl508UnitCubesFourApart) {
   }
 }
 
+// FCL's box-box signed-distance regressions from its own test suite (test_fcl_signed_distance.cpp,
+// "RealWorldRegression": FCL sizes are full lengths, values verbatim), each an exception or a
+// wrong answer in FCL's libccd path when reported: #388 ("validateNearestFeatureOfPolytopeBeing
+// Edge"), #395 ("triangle_size_is_zero"), #415 ("query point colinear with the edge"), #398 and
+// #428 (axis-aligned boxes in contact). Reference: the qhull difference of the two boxes' corners.
+// Every engine query must agree with it, for boxes and for the same boxes as hulls.
+struct FclBoxPair {
+  const char* issue;
+  Vec3 size_a;
+  Eigen::Matrix4d pose_a;
+  Vec3 size_b;
+  Eigen::Matrix4d pose_b;
+};
+
+Pose fcl_pose(const Eigen::Matrix4d& m) {
+  return make_pose(rotation(m.topLeftCorner<3, 3>()), m.topRightCorner<3, 1>());
+}
+
+Eigen::Matrix4d translation(double x, double y, double z) {
+  Eigen::Matrix4d m = Eigen::Matrix4d::Identity();
+  m.topRightCorner<3, 1>() = Vec3(x, y, z);
+  return m;
+}
+
+TEST(PeerIssues, FclBoxBoxRegressions388And395And415And398And428) {
+  const std::vector<FclBoxPair> cases = {
+      {"#388", Vec3(0.03, 0.12, 0.1),
+       (Eigen::Matrix4d() << -3.0627937852578681533e-08, -0.99999999999999888978,
+        -2.8893865161583314238e-08, 0.63499979627350811029, 0.9999999999999980016,
+        -3.0627939739957803544e-08, 6.4729926918527511769e-08, -0.48500002215636439651,
+        -6.4729927722963847085e-08, -2.8893863029448751323e-08, 0.99999999999999711342,
+        1.0778146458339641356, 0, 0, 0, 1)
+           .finished(),
+       Vec3(0.025, 0.35, 1.845),
+       (Eigen::Matrix4d() << 0, -1, 0, 0.8, 1, 0, 0, -0.4575, 0, 0, 1, 1.0225, 0, 0, 0, 1)
+           .finished()},
+      {"#395", Vec3(0.46, 0.48, 0.01),
+       translation(-0.72099999999999997424, -0.77200000000000001954, 0.81000000000000005329),
+       Vec3(0.049521, 0.146, 0.0725),
+       (Eigen::Matrix4d() << 0.10758262492983036718, -0.6624881850015212903,
+        -0.74130653817877356637, -0.42677133002999478872, 0.22682184885125472595,
+        -0.709614040775253474, 0.6670830248314786326, -0.76596851247746788882,
+        -0.96797615037608542021, -0.23991106241273435495, 0.07392465377049164954,
+        0.80746731400091054098, 0, 0, 0, 1)
+           .finished()},
+      {"#415", Vec3(0.49, 0.05, 0.21),
+       (Eigen::Matrix4d() << 4.8966386501092529215e-12, -1, 0, -0.43999999999999994671, 1,
+        4.8966386501092529215e-12, 0, -0.61499999999858001587, 0, 0, 1, 0.35499999999999998224,
+        0, 0, 0, 1)
+           .finished(),
+       Vec3(0.035, 0.12, 0.03),
+       (Eigen::Matrix4d() << 0.83512153565236335595, -0.55006546945762568868,
+        -9.4542360608233572896e-16, -0.40653441507331000704, 0.55006546945762568868,
+        0.83512153565236313391, 1.1787444236552387666e-15, -0.69166166923735727945,
+        1.2902271444330665572e-16, -1.4878153530113264589e-15, 1, 0.43057093858718892276, 0, 0,
+        0, 1)
+           .finished()},
+      {"#398", Vec3(0.614, 3, 0.37), translation(-0.675, 0, 0.9115), Vec3(0.494, 0.552, 0.01),
+       translation(-0.692, 0, 0.935)},
+      {"#428", Vec3(0.2, 0.33, 0.1),
+       translation(-0.071000000000000035305, -0.77200000000000001954, 0.79999999999999993339),
+       Vec3(0.452, 0.27, 0.6),
+       translation(0.12099999999999999645, -0.78769605692727695523, 0.53422044196125151316)},
+  };
+  for (const FclBoxPair& c : cases) {
+    SCOPED_TRACE(c.issue);
+    const Vec3 ha = c.size_a / 2, hb = c.size_b / 2;
+    const Pose pa = fcl_pose(c.pose_a), pb = fcl_pose(c.pose_b);
+    const gjk::testing::ReferenceResult ref =
+        gjk::testing::reference_query(world(box_points(ha), pa), world(box_points(hb), pb));
+    const double scale = 1e-12 * std::max(1.0, ref.scale);
+    for (const bool hulls : {false, true}) {
+      const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(ha))) : Shape(Box{ha});
+      const Shape b = hulls ? Shape(ConvexPolytope::from_points(box_points(hb))) : Shape(Box{hb});
+      for (const SimplexSolver s : kSolvers) {
+        const gjk::SignedDistanceResult sd = gjk::signed_distance(a, pa, b, pb, opts(s));
+        EXPECT_NEAR(sd.signed_distance, ref.signed_distance, scale)
+            << gjk::to_string(s) << (hulls ? " hulls" : " boxes");
+        EXPECT_TRUE(sd.normal.allFinite() && sd.point_on_a.allFinite() &&
+                    sd.point_on_b.allFinite());
+        const gjk::DistanceResult d = gjk::distance(a, pa, b, pb, opts(s));
+        EXPECT_NEAR(d.distance, std::max(ref.signed_distance, 0.0), scale);
+        EXPECT_LE(d.lower_bound, std::max(ref.signed_distance, 0.0) + scale);
+        EXPECT_GE(d.upper_bound, std::max(ref.signed_distance, 0.0) - scale);
+        if (ref.signed_distance > scale) {  // the witnesses lie on the boxes, as far apart
+          EXPECT_NEAR((d.point_on_a - d.point_on_b).norm(), d.distance, scale);
+          EXPECT_TRUE(((pa.inverse() * d.point_on_a).cwiseAbs() - ha).maxCoeff() <= scale);
+          EXPECT_TRUE(((pb.inverse() * d.point_on_b).cwiseAbs() - hb).maxCoeff() <= scale);
+        }
+        if (std::abs(ref.signed_distance) > scale) {  // contact within rounding: either way
+          EXPECT_EQ(gjk::collide(a, pa, b, pb, opts(s)).collision, ref.signed_distance < 0.0)
+              << "exact " << ref.signed_distance;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace

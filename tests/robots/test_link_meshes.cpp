@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -319,6 +322,154 @@ TEST(LinkMeshes, GradientOfAMeshPairMatchesFiniteDifferences) {
   }
   EXPECT_GE(compared, 20);
   EXPECT_GT(mesh_pairs, 0);
+}
+
+/// A U-shaped bracket (three boxes' surfaces, 36 triangles): non-convex, so its hull would fill
+/// the notch between the arms.
+std::shared_ptr<const TriangleMesh> bracket() {
+  std::vector<Vec3> vertices;
+  std::vector<std::array<std::uint32_t, 3>> triangles;
+  const auto box = [&](const Vec3& lo, const Vec3& hi) {
+    const auto base = static_cast<std::uint32_t>(vertices.size());
+    for (int i = 0; i < 8; ++i)
+      vertices.emplace_back(i & 1 ? hi.x() : lo.x(), i & 2 ? hi.y() : lo.y(),
+                            i & 4 ? hi.z() : lo.z());
+    // Two triangles per face, corners indexed by the bits above.
+    const int faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
+                             {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+    for (const auto& f : faces) {
+      triangles.push_back({base + f[0], base + f[1], base + f[2]});
+      triangles.push_back({base + f[0], base + f[2], base + f[3]});
+    }
+  };
+  box(Vec3(-0.08, -0.015, 0.0), Vec3(0.08, 0.015, 0.03));   // the base
+  box(Vec3(-0.08, -0.015, 0.03), Vec3(-0.05, 0.015, 0.2));  // two arms, 10 cm apart
+  box(Vec3(0.05, -0.015, 0.03), Vec3(0.08, 0.015, 0.2));
+  return std::make_shared<const TriangleMesh>(
+      TriangleMesh::from_triangles(std::move(vertices), std::move(triangles)));
+}
+
+// Issue 17 item 7: an attached object may be an exact mesh. The bracket held by the UR5's last
+// link (links as hulls) against the reference over its triangles: obstacles (convex, the mesh
+// shelf, cells) and the robot's links; it moves with the link, and detach / attach_obstacle
+// keep it a mesh.
+TEST(LinkMeshes, AttachedMeshMovesWithItsLinkAndMatchesTheReference) {
+  std::mt19937 rng(41);
+  const Scene scene = ur5_cell(rng);
+  const RobotModel robot = ur5(LinkMeshRepresentation::Hull);
+  const Pose grip = Pose(Eigen::Translation3d(0, 0.05, 0.02));
+  AttachedObject part;
+  part.name = "bracket";
+  part.link = "wrist_3_link";
+  part.add_mesh(bracket(), grip);
+  ASSERT_TRUE(part.is_mesh(0));
+  AttachedObject as_hull = part;  // the same piece as its hull, for contrast
+  as_hull.meshes.clear();
+  CollisionWorld world(robot, scene), hull_world(robot, scene);
+  world.attach(part);
+  hull_world.attach(as_hull);
+  const int object = static_cast<int>(robot.collision_shapes().size());
+  const CollisionShape& held = world.model().collision_shapes()[size_t(object)];
+  ASSERT_NE(held.mesh, nullptr);
+  EXPECT_EQ(held.description, "attached bracket (mesh, 36 triangles)");
+  EXPECT_EQ(hull_world.model().collision_shapes()[size_t(object)].mesh, nullptr);
+
+  WorldContext ctx(world), hull_ctx(hull_world);
+  Workspace ws(robot);
+  int colliding = 0, hull_nearer = 0, object_closest = 0;
+  const int kTrials = trials(60, 20);
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const Eigen::VectorXd q = random_q(robot, rng);
+    ctx.update(q);
+    forward_kinematics(robot, q, ws);
+    ASSERT_TRUE(ctx.shape_poses()[size_t(object)].isApprox(
+        ws.link_poses[size_t(robot.link_index("wrist_3_link"))] * grip, 1e-12));
+    const std::vector<ReferencePair> expected = reference_pairs(world, ctx);
+    const double best = minimum(expected);
+    const ClosestPair got = ctx.closest();
+    ASSERT_NEAR(got.pair.distance, best, 1e-9) << "trial " << trial;
+    if (std::abs(best) > 1e-9) ASSERT_EQ(ctx.in_collision(), best < 0.0) << "trial " << trial;
+    colliding += best < 0.0;
+    object_closest += got.pair.shape == object || (got.self && got.pair.obstacle == object);
+    // The bracket's own pairs: the hull is never farther, and sometimes nearer (the notch).
+    hull_ctx.update(q);
+    std::vector<ClosestPair> mesh_pairs, hull_pairs;
+    ctx.distances(kInf, true, false, {}, mesh_pairs);
+    hull_ctx.distances(kInf, true, false, {}, hull_pairs);
+    ASSERT_EQ(mesh_pairs.size(), hull_pairs.size());
+    for (size_t i = 0; i < mesh_pairs.size(); ++i) {
+      const ClosestPair& m = mesh_pairs[i];
+      if (m.pair.shape != object && !(m.self && m.pair.obstacle == object)) continue;
+      ASSERT_LE(hull_pairs[i].pair.distance, m.pair.distance + 1e-9) << "trial " << trial;
+      hull_nearer += hull_pairs[i].pair.distance < m.pair.distance - 1e-3;
+    }
+  }
+  EXPECT_GT(colliding, 0);
+  EXPECT_GT(object_closest, 0);
+  EXPECT_GT(hull_nearer, 0);
+
+  // Detached it is a mesh obstacle where the link left it; attached again it is a mesh piece.
+  const Eigen::VectorXd q = random_q(robot, rng);
+  ctx.update(q);
+  const Pose placed = ctx.shape_poses()[size_t(object)];
+  world.detach("bracket", q);
+  const auto it = std::find_if(world.obstacles().begin(), world.obstacles().end(),
+                               [](const Obstacle& o) { return o.name == "bracket"; });
+  ASSERT_NE(it, world.obstacles().end());
+  EXPECT_EQ(it->kind(), ObstacleKind::Mesh);
+  EXPECT_TRUE(it->pose.isApprox(placed, 1e-12));
+  world.attach_obstacle("bracket", "wrist_3_link", q);
+  ASSERT_EQ(world.attached().size(), 1u);
+  EXPECT_TRUE(world.attached()[0].is_mesh(0));
+  EXPECT_TRUE(world.attached()[0].poses[0].isApprox(grip, 1e-12));
+  WorldContext again(world);
+  again.update(q);
+  EXPECT_NEAR(again.closest().pair.distance, ctx.closest().pair.distance, 1e-12);
+}
+
+TEST(LinkMeshes, AttachedMeshErrorsNameTheProblem) {
+  const RobotModel robot = ur5(LinkMeshRepresentation::Hull);
+  AttachedObject part;
+  part.name = "bracket";
+  part.link = "wrist_3_link";
+  EXPECT_THROW(part.add_mesh(nullptr, Pose::Identity()), std::invalid_argument);
+  part.add_shape(Sphere{0.01}, Pose::Identity());
+  part.add_mesh(bracket(), Pose::Identity());
+  ASSERT_EQ(part.meshes.size(), 2u);
+  EXPECT_FALSE(part.is_mesh(0));
+  EXPECT_NO_THROW((void)robot.with_attached({part}));
+  // A shape that does not enclose its mesh would let boxes and early exits miss contacts.
+  AttachedObject placeholder = part;
+  placeholder.shapes[1] = Sphere{0.01};
+  try {
+    (void)robot.with_attached({placeholder});
+    FAIL() << "expected ModelError";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("shape 1 does not enclose its mesh"), std::string::npos)
+        << e.what();
+  }
+  AttachedObject uneven = part;
+  uneven.meshes.pop_back();
+  EXPECT_THROW((void)robot.with_attached({uneven}), ModelError);
+
+  // In a scene file: an exact mesh may be held; cells may not.
+  const std::string mesh_entry =
+      "obstacles: []\nattached:\n  - name: shelf_part\n    link: wrist_3_link\n    type: mesh\n"
+      "    file: meshes/shelf.stl\n    scale: [0.1, 0.1, 0.1]\n    representation: mesh\n";
+  const Scene scene = parse_scene(mesh_entry, "held.yaml", kScenes);
+  ASSERT_EQ(scene.attached.size(), 1u);
+  EXPECT_TRUE(scene.attached[0].is_mesh(0));
+  EXPECT_NO_THROW(CollisionWorld(robot, scene));
+  const std::string cloud_entry =
+      "obstacles: []\nattached:\n  - name: bin\n    link: wrist_3_link\n    type: point_cloud\n"
+      "    file: clouds/parts_bin.pcd\n    resolution: 0.02\n";
+  try {
+    (void)parse_scene(cloud_entry, "held.yaml", kScenes);
+    FAIL() << "expected SceneError";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("held.yaml:3: attached[0].type"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

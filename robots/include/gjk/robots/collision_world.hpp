@@ -70,8 +70,9 @@ class CollisionWorld {
   void move_obstacle(const std::string& name, const Pose& pose);
   /// Attaches an object to a link (RobotModel::with_attached's checks; throws ModelError).
   void attach(AttachedObject object);
-  /// Moves the convex obstacle(s) `name` from the world onto `link`, keeping their world pose at
-  /// configuration q (a grasp). Throws for an unknown or non-convex obstacle.
+  /// Moves the obstacle(s) `name` (convex, convex pieces or an exact mesh) from the world onto
+  /// `link`, keeping their world pose at configuration q (a grasp). Throws for an unknown name or
+  /// an occupancy map / point cloud.
   void attach_obstacle(const std::string& name, const std::string& link, const Eigen::VectorXd& q,
                        std::vector<std::string> touch_links = {});
   /// Puts an attached object back into the world as obstacles, at its pose for configuration q.

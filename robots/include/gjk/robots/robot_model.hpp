@@ -64,14 +64,28 @@ struct CollisionShape {
   std::vector<int> touch_links;
 };
 
-/// An object the robot holds (a grasped part, a tool): convex shapes fixed on a link, which move
-/// with it, collide with the world and with the rest of the robot except the touch links.
+/// An object the robot holds (a grasped part, a tool): convex pieces or exact triangle meshes
+/// fixed on a link, which move with it, collide with the world and with the rest of the robot
+/// except the touch links.
 struct AttachedObject {
   std::string name;                      ///< unique among obstacles and attached objects
   std::string link;                      ///< the link it is fixed to
-  std::vector<Shape> shapes;             ///< one or more convex pieces
+  std::vector<Shape> shapes;             ///< one per piece: the convex piece, or a mesh's hull
   std::vector<Pose> poses;               ///< each piece's frame in the link frame
   std::vector<std::string> touch_links;  ///< links allowed to touch it (the gripper's fingers)
+  /// Empty when every piece is convex; otherwise one entry per piece: the exact triangles of a
+  /// mesh piece (queried as CollisionShape::mesh, a surface), null for a convex piece. A mesh
+  /// piece's `shapes` entry must enclose the triangles (add_mesh stores their hull): boxes and
+  /// early exits use it as a bound.
+  std::vector<std::shared_ptr<const TriangleMesh>> meshes{};
+
+  /// Appends a convex piece at `pose` in the link frame.
+  void add_shape(Shape shape, const Pose& pose);
+  /// Appends an exact mesh piece at `pose` in the link frame, with the hull of its vertices
+  /// (qhull) as its bounding shape. Throws std::invalid_argument for a null mesh.
+  void add_mesh(std::shared_ptr<const TriangleMesh> mesh, const Pose& pose);
+  /// Whether piece k is an exact mesh.
+  bool is_mesh(std::size_t k) const { return k < meshes.size() && meshes[k] != nullptr; }
 };
 
 /// How a link's collision mesh becomes convex shapes (issue 17 item 1).
