@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # Builds everything and runs all tests. Usage: scripts/test.sh [--sanitize | --tsan] [build-dir]
-#   --sanitize   ASan + UBSan build (optimised code) of everything, all tests, in build-asan/
+#   --sanitize   ASan + UBSan build (clang-14, -O1) of everything, all tests, in build-asan/
 #   --tsan       ThreadSanitizer build of the concurrency tests only (shared models used from
 #                several threads: batch API, OMPL checker and validator), in build-tsan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
 
 sanitize=""
 targets=()
@@ -18,6 +17,17 @@ default_dir=build
 [[ $sanitize == address,undefined ]] && default_dir=build-asan
 [[ $sanitize == thread ]] && default_dir=build-tsan
 build_dir="${1:-$default_dir}"
+
+# Sanitizer builds use clang-14: its instrumented compile is about twice as fast as GCC 12's
+# (GCC's UBSan at -O1 is the slow part: a CLI11 tool compiles in 91 s of wall time with clang
+# against 169 s with GCC, side by side), and it is the fuzzers' compiler too. The README build
+# stays with the system's default compiler. (A build dir configured earlier keeps its compiler.)
+if [[ -n $sanitize ]]; then
+  bash scripts/install-deps.sh clang-14 libclang-rt-14-dev
+  export CC=clang-14 CXX=clang++-14
+else
+  bash scripts/install-deps.sh
+fi
 
 # Sanitizer builds skip the benchmark binary (peers' code, minutes of build time); its smoke run
 # is part of the normal build's tests.
