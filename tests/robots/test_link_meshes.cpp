@@ -388,7 +388,9 @@ TEST(LinkMeshes, AttachedMeshMovesWithItsLinkAndMatchesTheReference) {
     const double best = minimum(expected);
     const ClosestPair got = ctx.closest();
     ASSERT_NEAR(got.pair.distance, best, 1e-9) << "trial " << trial;
-    if (std::abs(best) > 1e-9) ASSERT_EQ(ctx.in_collision(), best < 0.0) << "trial " << trial;
+    if (std::abs(best) > 1e-9) {  // a tie the tolerance may decide either way
+      ASSERT_EQ(ctx.in_collision(), best < 0.0) << "trial " << trial;
+    }
     colliding += best < 0.0;
     object_closest += got.pair.shape == object || (got.self && got.pair.obstacle == object);
     // The bracket's own pairs: the hull is never farther, and sometimes nearer (the notch).
