@@ -178,8 +178,10 @@ function run() { return runs[runIndex]; }
 function formatDistance(d) { return Number.isFinite(d) ? `${d.toFixed(4)} m` : 'none measured'; }
 
 function formatTime(r, f) {
-  return realTime ? `${data.time_label.replace(/ *\(s\)$/, '')} = ${r.times[f].toFixed(3)} s`
-    : `state ${r.times[f]}`;
+  if (!realTime) return `state ${r.times[f]} (frame ${f + 1} of ${r.frames})`;
+  const unit = /\(([^)]*)\)$/.exec(data.time_label);
+  const name = data.time_label.replace(/ *\([^)]*\)$/, '');
+  return `${name} = ${r.times[f].toFixed(3)}${unit ? ` ${unit[1]}` : ''} (frame ${f + 1} of ${r.frames})`;
 }
 
 function placeBodies(meshes, r, f) {

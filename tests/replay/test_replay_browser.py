@@ -229,3 +229,52 @@ def test_panda_page(browser: Any, panda: Path) -> None:
     check_collision_instant(browser, 0, float(first["t"]), first["link"], float(first["distance"]))
     assert browser.execute_script("return window.replay.margin;") == 0.02
     assert console_problems(browser) == []
+
+
+def test_panda_page_with_exact_link_meshes(browser: Any, panda: Path) -> None:
+    """--link-meshes mesh: the page with the links' exact triangles loads and draws."""
+    source = env_path("GJK_SOURCE_DIR")
+    page = panda / "panda_mesh.html"
+    run([str(env_path("GJK_CLEARANCE_EXE")),
+         "--urdf", str(env_path("GJK_SHARED_ROBOT_MODELS") / "panda/panda.urdf"),
+         "--scene", str(source / "robots/scenes/panda_cell.yaml"), "--path", str(panda / "path.csv"),
+         "--link-meshes", "mesh", "--html", str(page), "--no-progress"])
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert_not_blank(browser)
+
+
+# ---------------------------------------------------------------------------------------------
+# gjk-plan's page, and the tools' errors
+
+
+def test_plan_page(browser: Any, tmp_path: Path) -> None:
+    """gjk-plan --html: the interpolated path, one frame per profile state, timed by arc length."""
+    page = tmp_path / "plan.html"
+    run([str(env_path("GJK_PLAN_EXE")), "--robot", "four_dof", "--no-plots", "--no-progress",
+         "--profile-states", "200", "-o", str(tmp_path), "--html", str(page)])
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert browser.execute_script("return window.replay.runs;") == [
+        {"name": "rrtconnect", "frames": 200}]
+    assert "arc length" in browser.find_element("id", "time").text
+    assert_not_blank(browser)
+
+
+def test_clearance_html_errors(tmp_path: Path) -> None:
+    """An unwritable --html is an output error naming the file, leaving nothing; --html and
+    --out naming one file is a usage error."""
+    source = env_path("GJK_SOURCE_DIR")
+    path = tmp_path / "path.csv"
+    path.write_text("0 1.5708 -2.618 -0.5236\n", encoding="utf-8")
+    args = [str(env_path("GJK_CLEARANCE_EXE")),
+            "--urdf", str(source / "robots/models/four_dof/four_dof_arm.urdf"),
+            "--scene", str(source / "robots/scenes/two_pyramids.yaml"), "--path", str(path)]
+    missing = tmp_path / "no" / "replay.html"
+    r = run(args + ["--html", str(missing)], ok=(4,))
+    assert str(missing) in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["path.csv"]
+    out = tmp_path / "same.html"
+    r = run(args + ["--html", str(out), "--out", str(out)], ok=(2,))
+    assert "--html and --out name the same file" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["path.csv"]

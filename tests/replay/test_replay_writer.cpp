@@ -287,4 +287,27 @@ TEST(ReplayRecorder, RecordsWhatTheAnalysisFinds) {
   for (const auto& o : r.obstacles) EXPECT_GT(o.geometry.triangles.size(), 0u) << o.name;
 }
 
+TEST(ReplayWorld, ExactLinkMeshesAreDrawnAsTheirTriangles) {
+  // The UR5's links are not convex: with LinkMeshRepresentation::Mesh the page carries the
+  // file's triangles, not the hull's.
+  gjk::robots::UrdfOptions options;
+  options.meshes = gjk::robots::LinkMeshRepresentation::Mesh;
+  const gjk::robots::CollisionWorld world(gjk::robots::RobotModel::from_urdf_file(
+      std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/ur5/ur5.urdf", options));
+  const Replay r = gjk::replay::replay_of_world(world, "ur5");
+  const auto& shapes = world.model().collision_shapes();
+  ASSERT_EQ(r.bodies.size(), shapes.size());
+  size_t meshes = 0, differ = 0;
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    if (!shapes[s].mesh) continue;  // a URDF primitive (the UR5's ee_link box) stays convex
+    ++meshes;
+    EXPECT_EQ(r.bodies[s].geometry.triangles.size(), shapes[s].mesh->triangles().size() * 3);
+    EXPECT_EQ(r.bodies[s].geometry.vertices.size(), shapes[s].mesh->vertices().size() * 3);
+    const TriangleSoup hull = gjk::replay::tessellate(shapes[s].shape);
+    differ += hull.triangles.size() != r.bodies[s].geometry.triangles.size() ? 1 : 0;
+  }
+  EXPECT_GE(meshes, 6u);
+  EXPECT_GT(differ, 0u);
+}
+
 }  // namespace
