@@ -202,14 +202,18 @@ std::string data_json(const Replay& replay) {
                          {"worst", encode(run.worst)},
                          {"witness", encode(run.witness)}});
   }
-  // Non-ASCII names stay UTF-8; "</" cannot end the <script> element that holds the JSON
-  // ("<\/" is the same string in JSON).
-  std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  // Non-ASCII names stay UTF-8. No '<' at all inside the <script> element that holds the JSON
+  // ("</script" would end it, "<!--" would change how it is parsed): '<' only occurs in strings,
+  // where "\u003c" is the same character.
+  const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string safe;
   safe.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    safe += text[i];
-    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') safe += '\\';
+  for (char c : text) {
+    if (c == '<') {
+      safe += "\\u003c";
+    } else {
+      safe += c;
+    }
   }
   return safe;
 }

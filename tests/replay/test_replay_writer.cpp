@@ -90,7 +90,7 @@ nlohmann::json page_data(const std::string& page) {
 /// One link with a box, one obstacle, one run of two frames.
 Replay small_replay() {
   Replay r;
-  r.title = "a </script> title";  // must not end the data element
+  r.title = "a </script> <!--<script> title";  // must not end or change the data element
   r.margin = 0.05;
   r.links = {"base"};
   r.bodies.push_back({"base#0", 0, gjk::replay::tessellate(gjk::Box{gjk::Vec3(0.1, 0.2, 0.3)})});
@@ -162,6 +162,7 @@ TEST(ReplayPage, CarriesTheDataAndEverythingItNeeds) {
 
   const nlohmann::json j = page_data(page);
   EXPECT_EQ(j["title"], r.title);
+  EXPECT_EQ(page.find("<!--<script>"), std::string::npos);
   EXPECT_EQ(j["margin"], 0.05);
   EXPECT_EQ(j["links"], nlohmann::json::array({"base"}));
   ASSERT_EQ(j["bodies"].size(), 1u);
