@@ -85,7 +85,9 @@ for kind in static shared; do
   data="$prefix/share/libgjk/robots"
   printf '0 1.5708 -2.618 -0.5236\n0 1.2 1.9 1.0\n' >"$work/path.txt"
   (cd "$work" && "$prefix/bin/gjk-clearance" --urdf "$data/models/four_dof/four_dof_arm.urdf" \
-    --scene "$data/scenes/two_pyramids.yaml" --path "$work/path.txt" --threads 1)
+    --scene "$data/scenes/two_pyramids.yaml" --path "$work/path.txt" --threads 1 \
+    --html "$work/replay.html")
+  grep -q '"three":"data:text/javascript;base64,' "$work/replay.html"  # the replay page, three.js inlined
   "$prefix/bin/gjk-srdf" --urdf "$data/models/four_dof/four_dof_arm.urdf" --samples 200 >"$work/four_dof.srdf"
   grep -q "<disable_collisions" "$work/four_dof.srdf"
   for tool in gjk-clearance gjk-plan gjk-srdf four_dof_pyramids; do

@@ -19,6 +19,7 @@ packages=(
   python3-matplotlib                  # example plots (run with /usr/bin/python3)
   pybind11-dev python3-dev python3-numpy python3-pytest python3-hypothesis  # Python package
   python3-distributed python3-h5py python3-tqdm  # libgjk.analysis: dask scale-out, HDF5, progress
+  chromium chromium-driver python3-selenium python3-pil  # the --html replay pages' browser tests
   locales                             # de_DE.UTF-8 for the decimal-comma locale tests
   "$@"
 )
@@ -39,8 +40,26 @@ generate_locale() {
   fi
 }
 
+# three.js for the --html replay pages, at the version replay/js/package-lock.json pins, into
+# replay/js/node_modules (git-ignored; the build embeds it). npm comes with Node.js.
+install_three() {
+  local js wanted have
+  js="$(cd "$(dirname "${BASH_SOURCE[0]}")/../replay/js" && pwd)"
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "install-deps: node and npm are needed for three.js (replay pages): install Node.js" >&2
+    exit 1
+  fi
+  wanted=$(node -p "require('$js/package-lock.json').packages['node_modules/three'].version")
+  have=$(node -p "try { require('$js/node_modules/three/package.json').version } catch { '' }")
+  if [[ $have != "$wanted" ]]; then
+    echo "install-deps: installing three.js $wanted (npm ci in $js)" >&2
+    npm ci --prefix "$js" --no-audit --no-fund --loglevel=error >&2
+  fi
+}
+
 if ((${#missing[@]} == 0)); then
   generate_locale
+  install_three
   exit 0
 fi
 
@@ -49,3 +68,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 generate_locale
+install_three

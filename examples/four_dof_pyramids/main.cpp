@@ -8,6 +8,7 @@
 #include "spawn.hpp"
 #include "written_files.hpp"
 
+#include <gjk/replay/replay.hpp>
 #include <gjk/shapes.hpp>
 
 #include <CLI/CLI.hpp>
@@ -129,6 +130,27 @@ std::string closest_pair(const FourDofScenario& s, const Run& run, double* t_out
   return name;
 }
 
+/// The 3D replay page of the runs (issue 14): the clearance analysis of each run's recorded
+/// states gives the per-link clearance and the worst pair's closest points.
+void write_replay(const std::string& path, const FourDofScenario& s, const std::vector<Run>& runs) {
+  const gjk::robots::CollisionWorld world(s.model, s.scene);
+  gjk::replay::Replay replay =
+      gjk::replay::replay_of_world(world, "four_dof_pyramids: seed 002 section 4.4");
+  for (const Run& run : runs) {
+    std::vector<gjk::analysis::PathState> states;
+    for (const gjk::planner::SimulationSample& p : run.result.samples) {
+      states.push_back({static_cast<long>(states.size()) + 1, p.t, p.q});
+    }
+    gjk::analysis::VectorSource source(states);
+    gjk::replay::ReplayRecorder recorder(world, source, true);
+    gjk::analysis::analyse(world, recorder.source(), {}, &recorder);
+    std::ostringstream name;
+    name << "k = " << run.k;
+    replay.runs.push_back(recorder.take_run(name.str()));
+  }
+  gjk::replay::write_replay_html(path, replay);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,6 +166,7 @@ int main(int argc, char** argv) {
   double record_ms = 10.0;
   bool compare = true;
   bool plots = true;
+  std::string html;
   app.add_option("-o,--out", out_dir, "output folder (created if missing)")->capture_default_str();
   app.add_option("-k", k, "null-space gain of eq. 6 (negative avoids)")->capture_default_str();
   // Ranges checked after parsing, with messages in the user's terms (CLI11's range checks print
@@ -158,6 +181,10 @@ int main(int argc, char** argv) {
   app.add_option("--scene", scene_path, "obstacle scene (YAML)")->capture_default_str();
   app.add_flag("!--no-compare", compare, "skip the k = 0 run");
   app.add_flag("!--no-plots", plots, "write the CSVs only");
+  app.add_option("--html", html,
+                 "also write an interactive 3D replay of the runs (one self-contained HTML page: "
+                 "open it in a browser, offline) to this file")
+      ->type_name("FILE");
   app.footer(
       "EXIT STATUS\n"
       "  0 done; 2 usage error (unknown option, a value out of range); 3 input error (URDF or\n"
@@ -204,6 +231,10 @@ int main(int argc, char** argv) {
     write_obstacles_csv(fs::path(out_dir) / "four_dof_obstacles.csv", s);
     written.push_back((fs::path(out_dir) / "four_dof_frames.csv").string());
     written.push_back((fs::path(out_dir) / "four_dof_obstacles.csv").string());
+    if (!html.empty()) {
+      write_replay(html, s, runs);
+      written.push_back(html);
+    }
 
     std::cout << std::fixed << std::setprecision(4);
     std::cout
@@ -260,6 +291,9 @@ int main(int argc, char** argv) {
   } catch (const gjk::robots::SceneError& e) {
     std::cerr << "four_dof_pyramids: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
+  } catch (const gjk::replay::ReplayError& e) {
+    std::cerr << "four_dof_pyramids: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
   } catch (const fs::filesystem_error& e) {
     std::cerr << "four_dof_pyramids: " << e.what() << '\n';
     return gjk::tools::kExitOutputError;

@@ -7,6 +7,7 @@
 // distance queries along the interpolated path.
 #include <gjk/planner/ompl.hpp>
 #include <gjk/planner/plan.hpp>
+#include <gjk/replay/replay.hpp>
 #include <gjk/robots/parse_number.hpp>
 #include <gjk/robots/srdf.hpp>
 #include "base_pose.hpp"
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
       "Plans a collision-free arm motion with OMPL and the libgjk checkers, then reports "
       "the clearance profile along the path (CSV + plot in the output folder)."};
   std::string robot = "four_dof", planner_name = "rrtconnect", out_dir = "out";
-  std::string urdf, scene_path, srdf_path, start_text, goal_text, base_pose_text;
+  std::string urdf, scene_path, srdf_path, start_text, goal_text, base_pose_text, html;
   gjk::tools::LinkMeshOptions link_meshes;
   double time_limit = 5.0, margin = 0.0;
   int profile_states = 1000;
@@ -164,6 +165,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "OMPL random seed (reproducible runs)")->capture_default_str();
   app.add_option("-o,--out", out_dir, "output folder")->capture_default_str();
   app.add_flag("!--no-plots", plots, "write the CSV only");
+  app.add_option("--html", html,
+                 "also write an interactive 3D replay of the interpolated path (one "
+                 "self-contained HTML page: open it in a browser, offline) to this file")
+      ->type_name("FILE");
   app.add_flag("--progress,!--no-progress", progress,
                "progress line on stderr while planning, certifying and profiling (default: on "
                "when stderr is a terminal)");
@@ -420,6 +425,7 @@ int main(int argc, char** argv) {
     std::string min_where = "none";
     double query_seconds = 0.0;
     const size_t profile_count = path.getStateCount();
+    std::vector<gjk::analysis::PathState> replay_states;  // --html: the profile's states
     for (size_t i = 0; i < profile_count; ++i) {
       if (i % 64 == 0)
         bar.draw("clearance profile", double(i) / double(profile_count),
@@ -427,6 +433,9 @@ int main(int argc, char** argv) {
       if (i > 0) arc += si->distance(path.getState(i - 1), path.getState(i));
       const auto tq = std::chrono::steady_clock::now();
       profile.update(checker->to_vector(path.getState(i)));
+      if (!html.empty())
+        replay_states.push_back(
+            {static_cast<long>(i) + 1, arc, checker->to_vector(path.getState(i))});
       const robots::ClosestPair closest =
           profile.closest(std::numeric_limits<double>::infinity(), settings.query);
       query_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - tq).count();
@@ -443,6 +452,22 @@ int main(int argc, char** argv) {
     }
     csv.close();
     bar.clear();
+    if (!html.empty()) {
+      // The replay shows every (robot part, obstacle) pair the world checks, over the same
+      // interpolated states, timed by their arc length.
+      gjk::replay::Replay replay = gjk::replay::replay_of_world(
+          *world, "gjk-plan: " + model->name() + " in " + fs::path(p.scene).filename().string() +
+                      ", " + planner_name);
+      replay.margin = margin > 0.0 ? margin : -std::numeric_limits<double>::infinity();
+      replay.time_label = "arc length (rad)";
+      gjk::analysis::VectorSource source(replay_states);
+      gjk::replay::ReplayRecorder recorder(*world, source, true);
+      gjk::analysis::AnalysisOptions replay_options;
+      replay_options.threads = 2;
+      gjk::analysis::analyse(*world, recorder.source(), replay_options, &recorder);
+      replay.runs.push_back(recorder.take_run(planner_name));
+      gjk::replay::write_replay_html(html, replay);
+    }
 
     std::cout << std::fixed << std::setprecision(4) << model->name() << " (" << dim
               << " joints planned) in " << p.scene << ", " << planner_name << ":\n"
@@ -458,6 +483,7 @@ int main(int argc, char** argv) {
               << ", at arc length " << min_arc << " rad), " << std::setprecision(2)
               << 1e6 * query_seconds / path.getStateCount() << " us per state (warm-started)\n";
     std::vector<std::string> written = {base + "_path.txt", base + "_clearance.csv"};
+    if (!html.empty()) written.push_back(html);
     bool plot_failed = false;
     if (plots) {
       // An argument vector, no shell: the output path may hold any character.
@@ -497,6 +523,9 @@ int main(int argc, char** argv) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitInputError;
   } catch (const gjk::tools::OutputError& e) {
+    std::cerr << "gjk-plan: " << e.what() << '\n';
+    return gjk::tools::kExitOutputError;
+  } catch (const gjk::replay::ReplayError& e) {
     std::cerr << "gjk-plan: " << e.what() << '\n';
     return gjk::tools::kExitOutputError;
   } catch (const fs::filesystem_error& e) {

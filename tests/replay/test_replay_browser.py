@@ -1,0 +1,280 @@
+"""The --html replay pages in a real browser (issue 14): headless Chromium through Selenium.
+
+For the four-DOF example and a 1,000-state Panda path in its cell: the page loads from file://
+with no console error or warning, the canvas is not blank, scrubbing the timeline to the recorded
+collision instant turns the colliding link red on the screen, and the clearance the page shows
+equals the tool's CSV value at that instant. The Panda page stays under 5 MB.
+
+Run by ctest (tests/replay/CMakeLists.txt sets the programs' paths); skipped, with the reason,
+only when no headless Chromium can be started. Needs /usr/bin/python3 with python3-selenium and
+python3-pil (scripts/install-deps.sh).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="python3-selenium is not installed")
+Image = pytest.importorskip("PIL.Image", reason="python3-pil is not installed")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WIDTH, HEIGHT = 1280, 800
+MAX_PAGE_BYTES = 5 * 1024 * 1024
+
+
+def env_path(name: str) -> Path:
+    """A path ctest passes in the environment (a clear failure when it is not set)."""
+    value = os.environ.get(name, "")
+    assert value, f"{name} is not set: run this test through ctest (tests/replay/CMakeLists.txt)"
+    return Path(value)
+
+
+def run(args: list[str], ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[str]:
+    """Runs a program (an argument vector, no shell) and checks its exit status."""
+    r = subprocess.run(args, capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode in ok, f"{args} exited {r.returncode}:\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium with WebGL (SwiftShader); skips the tests when it cannot start."""
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu-sandbox",
+                f"--window-size={WIDTH},{HEIGHT}", "--force-device-scale-factor=1",
+                "--use-angle=swiftshader", "--enable-unsafe-swiftshader"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    except Exception as e:  # noqa: BLE001 - any failure to start means "no browser here"
+        pytest.skip(f"no headless Chromium could be started ({CHROMIUM}, {CHROMEDRIVER}): {e}")
+    driver.set_window_size(WIDTH, HEIGHT)
+    yield driver
+    driver.quit()
+
+
+def open_page(driver: Any, page: Path) -> None:
+    """Loads a page from file:// and waits for the viewer (window.replay.ready)."""
+    driver.get(page.resolve().as_uri())
+    deadline = time.monotonic() + 30
+    while not driver.execute_script("return !!(window.replay && window.replay.ready)"):
+        assert time.monotonic() < deadline, f"{page}: the viewer did not start; console: " \
+            f"{driver.get_log('browser')}"
+        time.sleep(0.05)
+
+
+def console_problems(driver: Any) -> list[dict[str, Any]]:
+    """The console's errors and warnings since the last call."""
+    return [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+
+
+def screenshot(driver: Any) -> Any:
+    """The viewport as an RGB image."""
+    return Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+
+
+def assert_not_blank(driver: Any) -> None:
+    """The 3D view shows something: many colours, and not only the background."""
+    rect = driver.execute_script(
+        "const r = document.querySelector('#view canvas').getBoundingClientRect();"
+        "return [r.left, r.top, r.width, r.height];")
+    left, top, width, height = (int(v) for v in rect)
+    assert width > 200 and height > 200, rect
+    view = screenshot(driver).crop((left, top, left + width, top + height))
+    pixels = list(view.getdata())
+    background = (0xf4, 0xf5, 0xf7)
+    drawn = sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, background)) > 24)
+    assert drawn > 0.01 * len(pixels), f"only {drawn} of {len(pixels)} pixels drawn"
+    assert len(set(pixels)) > 200, "too few colours: nothing is shaded"
+
+
+def is_red(rgb: tuple[int, int, int]) -> bool:
+    """The collision colour as rendered (lit): red dominates."""
+    r, g, b = rgb
+    return r > 120 and r > 2.5 * g and r > 2.5 * b
+
+
+def link_pixel(driver: Any, link: int) -> tuple[int, int, int]:
+    """The screen colour at a link's projected centre."""
+    p = driver.execute_script(f"return window.replay.projectLink({link});")
+    assert p is not None, f"link {link} has no body"
+    x, y = round(p["x"]), round(p["y"])
+    image = screenshot(driver)
+    assert 0 <= x < image.width and 0 <= y < image.height, (p, image.size)
+    return image.getpixel((x, y))
+
+
+def check_collision_instant(driver: Any, run_index: int, time_value: float, link_name: str,
+                            csv_distance: float) -> None:
+    """Scrubs to the instant; the link is red on the screen and the label shows csv_distance."""
+    links = driver.execute_script("return window.replay.links;")
+    link = links.index(link_name)
+    driver.execute_script(f"window.replay.selectRun({run_index}); window.replay.setObstacles('hidden');")
+    frames = driver.execute_script("return window.replay.runs[window.replay.run].frames;")
+    times = driver.execute_script(
+        f"return Array.from({{length: {frames}}}, (_, f) => window.replay.time(f));")
+    frame = min(range(frames), key=lambda f: abs(times[f] - time_value))
+    assert abs(times[frame] - time_value) < 1e-6, (times[frame], time_value)
+
+    # Before: the first frame, clear of everything, is not drawn red.
+    slider = driver.find_element("id", "slider")
+    driver.execute_script("window.replay.setFrame(0);")
+    assert not is_red(link_pixel(driver, link)), "the link is red before the collision"
+
+    # Scrub as a user does: the slider's value and its input event.
+    driver.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+        slider, frame)
+    assert driver.execute_script("return window.replay.frame;") == frame
+    pixel = link_pixel(driver, link)
+    assert is_red(pixel), f"{link_name} at frame {frame} is drawn {pixel}, not red"
+
+    label = driver.find_element("id", "clearance")
+    assert label.text == f"{csv_distance:.4f} m"
+    assert math.isclose(float(label.get_attribute("data-distance")), csv_distance,
+                        rel_tol=0, abs_tol=1e-9)
+    assert driver.execute_script("return window.replay.pairLabel();") == f"{csv_distance:.4f} m"
+    driver.execute_script("window.replay.setObstacles('transparent');")
+
+
+# ---------------------------------------------------------------------------------------------
+# The four-DOF example (the README's main example)
+
+
+@pytest.fixture(scope="module")
+def four_dof(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example's output folder, with four_dof.html."""
+    out = tmp_path_factory.mktemp("four_dof")
+    run([str(env_path("GJK_FOUR_DOF_EXE")), "--no-plots", "-o", str(out),
+         "--html", str(out / "four_dof.html")])
+    return out
+
+
+def test_four_dof_page(browser: Any, four_dof: Path) -> None:
+    """The k = 0 run's first collision: the colliding link red, the CSV's clearance shown."""
+    page = four_dof / "four_dof.html"
+    print(f"four-DOF page: {page.stat().st_size} bytes")
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    runs = [r["name"] for r in browser.execute_script("return window.replay.runs;")]
+    assert runs == ["k = -1", "k = 0"]
+    assert_not_blank(browser)
+
+    with open(four_dof / "four_dof_k0.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    first = next(r for r in rows if float(r["min_distance"]) < 0)
+    columns = [c for c in first if c.startswith("d_") and first[c] != ""]
+    colliding = min(columns, key=lambda c: float(first[c]))
+    links = browser.execute_script("return window.replay.links;")
+    link = next(name for name in links if colliding.startswith(f"d_{name}_"))
+    check_collision_instant(browser, runs.index("k = 0"), float(first["t"]), link,
+                            float(first["min_distance"]))
+    assert console_problems(browser) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# The Panda in its cell (mesh shelf, point-cloud bin, held part), 1,000 states
+
+
+@pytest.fixture(scope="module")
+def panda(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """gjk-clearance's outputs for a 1,000-state Panda path: panda.html and states.csv."""
+    out = tmp_path_factory.mktemp("panda")
+    source = env_path("GJK_SOURCE_DIR")
+    path = run(["/usr/bin/python3", str(source / "examples/clearance/make_panda_path.py"), "1000"])
+    (out / "path.csv").write_text(path.stdout, encoding="utf-8")
+    run([str(env_path("GJK_CLEARANCE_EXE")),
+         "--urdf", str(env_path("GJK_SHARED_ROBOT_MODELS") / "panda/panda.urdf"),
+         "--scene", str(source / "robots/scenes/panda_cell.yaml"), "--path", str(out / "path.csv"),
+         "--states-out", str(out / "states.csv"), "--html", str(out / "panda.html"),
+         "--margin", "0.02", "--no-progress"], ok=(1,))  # exit 1: states below the margin
+    return out
+
+
+def test_panda_page_size(panda: Path) -> None:
+    """Geometry once, poses as float32: the 1,000-state page is under 5 MB."""
+    size = (panda / "panda.html").stat().st_size
+    print(f"Panda 1,000-state page: {size} bytes")
+    assert size < MAX_PAGE_BYTES
+
+
+def test_panda_page(browser: Any, panda: Path) -> None:
+    """The first colliding state of states.csv: its link red, its clearance shown."""
+    open_page(browser, panda / "panda.html")
+    assert console_problems(browser) == []
+    assert_not_blank(browser)
+    with open(panda / "states.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert browser.execute_script("return window.replay.runs[0].frames;") == len(rows) == 1000
+    # Every state's clearance is the CSV's, exactly.
+    page = browser.execute_script(
+        "return Array.from({length: 1000}, (_, f) => window.replay.clearance(f));")
+    assert page == [float(r["distance"]) for r in rows]
+    first = next(r for r in rows if float(r["distance"]) < 0)
+    check_collision_instant(browser, 0, float(first["t"]), first["link"], float(first["distance"]))
+    assert browser.execute_script("return window.replay.margin;") == 0.02
+    assert console_problems(browser) == []
+
+
+def test_panda_page_with_exact_link_meshes(browser: Any, panda: Path) -> None:
+    """--link-meshes mesh: the page with the links' exact triangles loads and draws."""
+    source = env_path("GJK_SOURCE_DIR")
+    page = panda / "panda_mesh.html"
+    run([str(env_path("GJK_CLEARANCE_EXE")),
+         "--urdf", str(env_path("GJK_SHARED_ROBOT_MODELS") / "panda/panda.urdf"),
+         "--scene", str(source / "robots/scenes/panda_cell.yaml"), "--path", str(panda / "path.csv"),
+         "--link-meshes", "mesh", "--html", str(page), "--no-progress"])
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert_not_blank(browser)
+
+
+# ---------------------------------------------------------------------------------------------
+# gjk-plan's page, and the tools' errors
+
+
+def test_plan_page(browser: Any, tmp_path: Path) -> None:
+    """gjk-plan --html: the interpolated path, one frame per profile state, timed by arc length."""
+    page = tmp_path / "plan.html"
+    run([str(env_path("GJK_PLAN_EXE")), "--robot", "four_dof", "--no-plots", "--no-progress",
+         "--profile-states", "200", "-o", str(tmp_path), "--html", str(page)])
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert browser.execute_script("return window.replay.runs;") == [
+        {"name": "rrtconnect", "frames": 200}]
+    assert "arc length" in browser.find_element("id", "time").text
+    assert_not_blank(browser)
+
+
+def test_clearance_html_errors(tmp_path: Path) -> None:
+    """An unwritable --html is an output error naming the file, leaving nothing; --html and
+    --out naming one file is a usage error."""
+    source = env_path("GJK_SOURCE_DIR")
+    path = tmp_path / "path.csv"
+    path.write_text("0 1.5708 -2.618 -0.5236\n", encoding="utf-8")
+    args = [str(env_path("GJK_CLEARANCE_EXE")),
+            "--urdf", str(source / "robots/models/four_dof/four_dof_arm.urdf"),
+            "--scene", str(source / "robots/scenes/two_pyramids.yaml"), "--path", str(path)]
+    missing = tmp_path / "no" / "replay.html"
+    r = run(args + ["--html", str(missing)], ok=(4,))
+    assert str(missing) in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["path.csv"]
+    out = tmp_path / "same.html"
+    r = run(args + ["--html", str(out), "--out", str(out)], ok=(2,))
+    assert "--html and --out name the same file" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["path.csv"]
