@@ -567,8 +567,8 @@ allowed to touch it.)doc")
                  try {
                    a.add_shape(item.cast<gjk::Shape>(), pose);
                  } catch (const py::cast_error&) {
-                   throw py::type_error("AttachedObject: shapes[" + std::to_string(i) +
-                                        "] is a " + std::string(py::str(item.get_type())) +
+                   throw py::type_error("AttachedObject: shapes[" + std::to_string(i) + "] is a " +
+                                        std::string(py::str(item.get_type())) +
                                         ", not a libgjk shape or TriangleMesh");
                  }
              }

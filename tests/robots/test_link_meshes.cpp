@@ -14,13 +14,13 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
-#include <memory>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
