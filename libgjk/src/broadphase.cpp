@@ -46,9 +46,9 @@ Aabb shape_box(const Shape& shape, const Pose& pose, std::array<int, 6>* hints) 
       if (hints != nullptr) {
         int& h_up = (*hints)[static_cast<size_t>(2 * k)];
         int& h_down = (*hints)[static_cast<size_t>(2 * k + 1)];
-        h_up = up = hull->support_index_climbing(d, h_up >= 0 && h_up < count ? h_up : 0);
+        h_up = up = hull->support_index_climbing(d, h_up >= 0 && h_up < count ? h_up : -1);
         h_down = down =
-            hull->support_index_climbing(-d, h_down >= 0 && h_down < count ? h_down : 0);
+            hull->support_index_climbing(-d, h_down >= 0 && h_down < count ? h_down : -1);
       } else {
         up = hull->support_index(d);
         down = hull->support_index(-d);

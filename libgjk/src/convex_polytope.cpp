@@ -300,16 +300,25 @@ int ConvexPolytope::support_index(const Vec3& direction) const {
 int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) const {
   const int n = static_cast<int>(vertices_.size());
   if (adjacency_.empty()) return support_index(direction);
-  // Start from the better of the hint and the precomputed supports of 26 fixed directions:
-  // a tracked pair's hint is usually one step away, and a cold or jumping query starts within a
-  // few edges of the answer instead of walking across the hull.
-  int current = hint >= 0 && hint < n ? hint : static_cast<int>(direction_supports_[0]);
-  double best = vertices_[static_cast<size_t>(current)].dot(direction);
-  for (std::uint32_t candidate : direction_supports_) {
-    const double value = vertices_[candidate].dot(direction);
-    if (value > best) {
-      best = value;
-      current = static_cast<int>(candidate);
+  // Start from the hint: inside one GJK run it is the last support, and for a tracked pair the
+  // last query's; either is usually a few edges from the answer (seed 004 section 3.2: a step
+  // costs about the vertex degree). Without a hint, start from the best of the precomputed
+  // supports of 26 fixed directions, within a few edges of any answer. Scanning those 26 on
+  // every call as well cost more than the walk it saved (issue 18).
+  int current;
+  double best;
+  if (hint >= 0 && hint < n) {
+    current = hint;
+    best = vertices_[static_cast<size_t>(current)].dot(direction);
+  } else {
+    current = static_cast<int>(direction_supports_[0]);
+    best = vertices_[static_cast<size_t>(current)].dot(direction);
+    for (std::uint32_t candidate : direction_supports_) {
+      const double value = vertices_[candidate].dot(direction);
+      if (value > best) {
+        best = value;
+        current = static_cast<int>(candidate);
+      }
     }
   }
   // Steepest ascent; each step strictly increases <v, d>, so at most n steps.

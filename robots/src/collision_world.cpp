@@ -246,7 +246,8 @@ WorldContext::WorldContext(const CollisionWorld& world)
       boxes_(world.model().collision_shapes().size()),
       loose_boxes_(world.model().collision_shapes().size()),
       tight_shape_(world.model().collision_shapes().size(), 0),
-      box_hints_(world.model().collision_shapes().size(), std::array<int, 6>{}),
+      box_hints_(world.model().collision_shapes().size(),
+                 std::array<int, 6>{-1, -1, -1, -1, -1, -1}),
       self_caches_(world.self_pairs().size()),
       self_hits_(world.self_pairs().size()) {
   size_t slots = 1;
@@ -254,8 +255,12 @@ WorldContext::WorldContext(const CollisionWorld& world)
   while (slots < pairs && slots < 65536) slots *= 2;
   obstacle_warm_.resize(slots);
   obstacle_warm_owner_.assign(slots, 0);
-  for (const CollisionShape& c : world.model().collision_shapes())
-    local_boxes_.push_back(bounding_box(c.shape, Pose::Identity()));
+  for (const CollisionShape& c : world.model().collision_shapes()) {
+    const Aabb local = bounding_box(c.shape, Pose::Identity());
+    local_centres_.push_back(local.center());
+    local_halves_.push_back(0.5 * local.sizes());
+    origin_is_identity_.push_back(c.origin.matrix() == Pose::Identity().matrix() ? 1 : 0);
+  }
   obstacle_hits_.resize(slots);
 }
 
@@ -278,13 +283,21 @@ size_t WorldContext::obstacle_slot(int shape, int obstacle) {
 void WorldContext::update(const Eigen::VectorXd& q) {
   const RobotModel& model = world_->model();
   forward_kinematics(model, q, ws_);
+  const auto& shapes = model.collision_shapes();
   for (size_t s = 0; s < poses_.size(); ++s) {
-    poses_[s] = collision_pose(model, ws_, static_cast<int>(s));
+    const Pose& link = ws_.link_poses[static_cast<size_t>(shapes[s].link)];
+    Pose& pose = poses_[s];
+    if (origin_is_identity_[s]) {
+      pose = link;  // most URDF collision elements sit at their link's frame
+    } else {
+      compose_poses(link, shapes[s].origin, pose);
+    }
     // The shape's own box carried into the world: O(1), at most sqrt(3) times wider per axis
     // than the tight box; enough for validity, where the narrow phase decides anyway.
-    const Aabb& local = local_boxes_[s];
-    const Vec3 centre = poses_[s] * local.center();
-    const Vec3 half = poses_[s].linear().cwiseAbs() * (0.5 * local.sizes());
+    Vec3 centre = pose.translation();
+    centre.noalias() += pose.linear() * local_centres_[s];
+    Vec3 half;
+    half.noalias() = pose.linear().cwiseAbs() * local_halves_[s];
     loose_boxes_[s] = Aabb(centre - half, centre + half);
   }
   tight_ = false;

@@ -1,7 +1,35 @@
 // Forward kinematics and point Jacobians on the joint tree (joints in topological order).
 #include "gjk/robots/robot_model.hpp"
 
+#include <cmath>
+
 namespace gjk::robots {
+
+namespace {
+
+/// child.linear() = joint_frame.linear() * R(axis, angle) for a revolute joint. Most arms' axes
+/// are a coordinate axis of the joint frame (the Panda's, UR5's and iiwa's are y or z), where the
+/// product mixes two columns; others take Eigen's angle-axis matrix.
+inline void rotate_about_axis(const Pose& joint_frame, const Vec3& axis, double angle,
+                              Pose& child) {
+  const auto frame = joint_frame.linear();
+  auto out = child.linear();
+  const double c = std::cos(angle), s = std::sin(angle);
+  for (int k = 0; k < 3; ++k) {
+    const double sign = axis[k];
+    if (std::abs(sign) != 1.0 || axis[(k + 1) % 3] != 0.0 || axis[(k + 2) % 3] != 0.0) continue;
+    // Rotation by +-angle about unit axis k: columns i = k+1 and j = k+2 turn in their plane.
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const double sk = sign * s;
+    out.col(k) = frame.col(k);
+    out.col(i) = c * frame.col(i) + sk * frame.col(j);
+    out.col(j) = c * frame.col(j) - sk * frame.col(i);
+    return;
+  }
+  out.noalias() = frame * Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+}
+
+}  // namespace
 
 void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Workspace& ws) {
   model.check_configuration(q);
@@ -13,18 +41,22 @@ void forward_kinematics(const RobotModel& model, const Eigen::VectorXd& q, Works
     const Joint& j = joints[i];
     // Joint frame at q: parent link pose * fixed origin; the motion happens about / along the
     // axis expressed in this frame, so the axis is also the world axis of the joint's motion.
-    const Pose joint_frame = ws.link_poses[static_cast<size_t>(j.parent_link)] * j.origin;
-    ws.joint_poses[i] = joint_frame;
-    Pose motion = Pose::Identity();
-    if (j.type != JointType::Fixed) {
-      const double value = j.mimic_multiplier * q[j.q_index] + j.mimic_offset;
-      if (j.type == JointType::Prismatic) {
-        motion.translation() = value * j.axis;
-      } else {
-        motion.linear() = Eigen::AngleAxisd(value, j.axis).toRotationMatrix();
-      }
+    Pose& joint_frame = ws.joint_poses[i];
+    compose_poses(ws.link_poses[static_cast<size_t>(j.parent_link)], j.origin, joint_frame);
+    Pose& child = ws.link_poses[static_cast<size_t>(j.child_link)];
+    if (j.type == JointType::Fixed) {
+      child = joint_frame;
+      continue;
     }
-    ws.link_poses[static_cast<size_t>(j.child_link)] = joint_frame * motion;
+    const double value = j.mimic_multiplier * q[j.q_index] + j.mimic_offset;
+    if (j.type == JointType::Prismatic) {
+      child.linear() = joint_frame.linear();
+      child.translation().noalias() = joint_frame.linear() * (value * j.axis);
+      child.translation() += joint_frame.translation();
+    } else {
+      rotate_about_axis(joint_frame, j.axis, value, child);
+      child.translation() = joint_frame.translation();
+    }
   }
 }
 

@@ -740,4 +740,41 @@ TEST(PeerIssues, FclBoxBoxRegressions388And395And415And398And428) {
   }
 }
 
+// FCL #399 (point-to-triangle distance; its thread is not reachable from here). FCL PR #401,
+// "Add PointToTriangleDistanceSquare which computes the distance more robustly", resolves it;
+// its author's libccd #55 gives the input for the routine FCL copies (ccdVec3PointTriDist2),
+// verbatim below: the origin against a triangle whose three vertices all have y < 0, so the
+// distance is positive, yet libccd returned 0 without witness points (3.108e-16 squared with
+// them). The origin projects inside the triangle; reference: its distance from the triangle's
+// plane in long double, and the projection's barycentric coordinates checked positive.
+TEST(PeerIssues, Fcl399Libccd55PointAboveANearlyFlatTriangle) {
+  using Ld = Eigen::Matrix<long double, 3, 1>;
+  const Vec3 a(0.06999979436939574029, -0.00000001708219171670, 1.02781464659664711903);
+  const Vec3 b(0.06999979436939574029, -0.00000001708219171670, -0.81718535340335285433);
+  const Vec3 c(-0.40000020563060423306, -0.00000002075754440556, 1.02781464312938330963);
+  const Ld la = a.cast<long double>(), lb = b.cast<long double>(), lc = c.cast<long double>();
+  const Ld n = (lb - la).cross(lc - la);
+  const long double nn = n.squaredNorm();
+  const Ld q = n * (la.dot(n) / nn);  // the origin's projection on the plane
+  const long double u = (lb - q).cross(lc - q).dot(n) / nn, v = (lc - q).cross(la - q).dot(n) / nn;
+  ASSERT_GT(u, 0.0L);
+  ASSERT_GT(v, 0.0L);
+  ASSERT_GT(1.0L - u - v, 0.0L) << "the origin projects inside the triangle";
+  const double reference = static_cast<double>(std::abs(la.dot(n)) / std::sqrt(nn));
+  const Shape point = Sphere{0.0};
+  const Shape triangle = ConvexPolytope::from_points({a, b, c});
+  for (const SimplexSolver s : kSolvers) {
+    const gjk::DistanceResult d =
+        gjk::distance(triangle, Pose::Identity(), point, Pose::Identity(), opts(s));
+    EXPECT_EQ(d.status, Status::Converged) << gjk::to_string(s);
+    // Within a few ulps of the triangle's 1.9 m extent (the error bound of docs/reliability.md),
+    // about 1e-7 of this distance; libccd's answer was off by all of it.
+    EXPECT_NEAR(d.distance, reference, 1e-15) << gjk::to_string(s);
+    EXPECT_LE(d.lower_bound, reference + 1e-15);
+    EXPECT_FALSE(
+        gjk::collide(triangle, Pose::Identity(), point, Pose::Identity(), opts(s)).collision);
+  }
+  std::printf("fcl #399 / libccd #55: distance %.17g\n", reference);
+}
+
 }  // namespace

@@ -167,6 +167,61 @@ TEST(RobotModel, ForwardKinematicsMatchesAnIndependentComputation) {
   std::printf("[fk] %d link poses, max |FK - reference| %.3g\n", checked, max_error);
 }
 
+// Every kind of joint axis the FK has a path for: a coordinate axis of either sign (the fast
+// column rotation), a skewed axis (the general rotation), continuous, prismatic along a skewed
+// axis, a mimic, fixed joints with rotated origins, and a collision element off its link frame.
+TEST(RobotModel, ForwardKinematicsOfEveryAxisKindMatchesTheReference) {
+  std::string urdf = "<robot name='axes'><link name='l0'/>";
+  const char* joints[][3] = {
+      {"revolute", "1 0 0", "0.1 0.2 0.3"},   {"revolute", "-1 0 0", "0.3 -0.1 0.2"},
+      {"revolute", "0 1 0", "-0.2 0.1 0.4"},  {"revolute", "0 -1 0", "0 0 0"},
+      {"revolute", "0 0 -1", "0.5 0.1 0"},    {"continuous", "1 2 3", "0.2 -0.4 0.1"},
+      {"prismatic", "0.3 -1 0.2", "0 0.1 0"}, {"fixed", "0 0 1", "1.2 0.3 -0.7"},
+      {"revolute", "0 0 1", "0.1 0.1 0.1"}};
+  const int n = static_cast<int>(std::size(joints));
+  for (int i = 0; i < n; ++i) {
+    const std::string parent = "l" + std::to_string(i), child = "l" + std::to_string(i + 1);
+    urdf += "<link name='" + child +
+            "'><collision><origin xyz='0.01 0.02 0.03' rpy='0.3 0.2 0.1'/><geometry><box "
+            "size='0.1 0.2 0.3'/></geometry></collision></link>";
+    urdf += std::string("<joint name='j") + std::to_string(i) + "' type='" + joints[i][0] +
+            "'><parent link='" + parent + "'/><child link='" + child +
+            "'/><origin xyz='0.1 0 0.2' " + "rpy='" + joints[i][2] + "'/><axis xyz='" +
+            joints[i][1] + "'/><limit lower='-3' upper='3' effort='1' velocity='1'/>";
+    if (i == n - 1) urdf += "<mimic joint='j0' multiplier='-0.7' offset='0.2'/>";
+    urdf += "</joint>";
+  }
+  urdf += "</robot>";
+  const std::filesystem::path file =
+      std::filesystem::path(testing::TempDir()) / "every_axis_kind.urdf";
+  std::ofstream(file) << urdf;
+  const RobotModel model = RobotModel::from_urdf_file(file.string());
+  ASSERT_EQ(model.joints().size(), static_cast<size_t>(n));
+  std::mt19937_64 rng(11);
+  Workspace ws(model);
+  double max_error = 0.0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, rng);
+    forward_kinematics(model, q, ws);
+    const auto ref = reference_fk(file.string(), model, q);
+    for (size_t l = 0; l < model.links().size(); ++l) {
+      const double error =
+          (ws.link_poses[l].matrix() - ref.at(model.links()[l].name)).cwiseAbs().maxCoeff();
+      max_error = std::max(max_error, error);
+      EXPECT_LT(error, 1e-12) << model.links()[l].name << " trial " << trial;
+    }
+    for (size_t s = 0; s < model.collision_shapes().size(); ++s) {
+      const CollisionShape& c = model.collision_shapes()[s];
+      const Mat4 expected = ws.link_poses[static_cast<size_t>(c.link)].matrix() * c.origin.matrix();
+      EXPECT_LT((collision_pose(model, ws, static_cast<int>(s)).matrix() - expected)
+                    .cwiseAbs()
+                    .maxCoeff(),
+                1e-14);
+    }
+  }
+  std::printf("[fk axes] max |FK - reference| %.3g\n", max_error);
+}
+
 TEST(RobotModel, PointJacobianMatchesFiniteDifferences) {
   std::mt19937_64 rng(8);
   std::uniform_real_distribution<double> offset(-0.1, 0.1);

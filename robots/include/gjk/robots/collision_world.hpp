@@ -159,11 +159,13 @@ class WorldContext {
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
-  std::vector<Aabb> boxes_;                ///< tight boxes, valid when tight_
-  std::vector<Aabb> loose_boxes_;          ///< each shape's local box carried into the world
-  std::vector<Aabb> local_boxes_;          ///< each shape's tight box in its own frame
-  bool tight_ = false;                     ///< every shape's tight box is valid
-  std::vector<std::uint8_t> tight_shape_;  ///< per shape: boxes_[s] is valid
+  std::vector<Aabb> boxes_;                       ///< tight boxes, valid when tight_
+  std::vector<Aabb> loose_boxes_;                 ///< each shape's local box carried into the world
+  std::vector<Vec3> local_centres_;               ///< centre of each shape's tight box, own frame
+  std::vector<Vec3> local_halves_;                ///< half sizes of that box
+  std::vector<std::uint8_t> origin_is_identity_;  ///< per shape: its origin is the identity
+  bool tight_ = false;                            ///< every shape's tight box is valid
+  std::vector<std::uint8_t> tight_shape_;         ///< per shape: boxes_[s] is valid
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;

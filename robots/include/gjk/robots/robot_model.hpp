@@ -213,10 +213,21 @@ void add_point_derivative(const RobotModel& model, const Workspace& ws, int link
                           const Vec3& point_world, const Vec3& direction, double scale,
                           Eigen::Ref<Eigen::VectorXd> out);
 
+/// out = a * b for rigid poses (`out` must not alias `a` or `b`). Eigen's general Transform
+/// product is an out-of-line call that also rewrites the bottom row; kinematics composes poses
+/// on every state of every query.
+inline void compose_poses(const Pose& a, const Pose& b, Pose& out) {
+  out.linear().noalias() = a.linear() * b.linear();
+  out.translation().noalias() = a.linear() * b.translation();
+  out.translation() += a.translation();
+}
+
 /// World pose of a collision shape after forward_kinematics.
 inline Pose collision_pose(const RobotModel& model, const Workspace& ws, int shape_index) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape_index)];
-  return ws.link_poses[static_cast<size_t>(c.link)] * c.origin;
+  Pose pose = Pose::Identity();
+  compose_poses(ws.link_poses[static_cast<size_t>(c.link)], c.origin, pose);
+  return pose;
 }
 
 }  // namespace gjk::robots
