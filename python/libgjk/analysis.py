@@ -840,7 +840,7 @@ def write_replay(result: RunResult, out: str, html: str, *,
         distances = _state_distances(os.path.join(out, f"{r.name}.states.csv"))
         frames = select_frames(distances, max_frames, settings.margin)
         runs.append({"name": r.name, "path": os.path.abspath(r.path), "frames": frames.tolist()})
-    title = (f"libgjk.analysis: {world.model.name} in {os.path.basename(settings.scene)}")
+    title = f"libgjk.analysis: {world.model.name} in {os.path.basename(settings.scene)}"
     counts = write_replay_page(
         world, html, runs, title=title, margin=settings.margin, cutoff=settings.cutoff,
         fixed=dict(settings.fixed), max_frames=max_frames, threads=threads,

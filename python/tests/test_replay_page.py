@@ -9,6 +9,7 @@ import base64
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -127,6 +128,20 @@ def test_page_keeps_the_instants_that_matter(run_with_page: Path) -> None:
     assert run["clearance"][at] < 0
     assert np.isclose(run["link_clearance"].reshape(100, -1)[at].min(), distance[worst],
                       atol=1e-6)
+
+
+def test_html_max_paths(run_with_page: Path, paths: List[Path]) -> None:
+    """--html-max-paths 1 on the finished results folder (every shard skipped): the page holds
+    only the path with the smallest clearance, and says the other is left out."""
+    page = run_with_page / "one.html"
+    r = subprocess.run(cli(*map(str, paths), "--out", str(run_with_page / "res"), "--workers",
+                           "0", "--shard-states", "512", "--margin", "0.05", "--html", str(page),
+                           "--html-max-paths", "1", "--html-max-frames", "0"),
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert r.returncode == analysis.EXIT_OK, r.stderr
+    assert "through (3000 frames); 1 path(s) with more clearance left out" in r.stdout, r.stdout
+    assert re.search(r"(\d+) shards \(\1 already done\)", r.stdout), r.stdout  # resumed
+    assert [(run["name"], run["frames"]) for run in page_data(page)["runs"]] == [("through", 3000)]
 
 
 def test_html_unwritable_is_exit_4_and_leaves_nothing(paths: List[Path], tmp_path: Path) -> None:
