@@ -93,6 +93,10 @@ for kind in static shared; do
   for tool in gjk-clearance gjk-plan gjk-srdf four_dof_pyramids; do
     "$prefix/bin/$tool" --help >/dev/null
   done
+  # The example's pictures come from the installed scripts (plots, and the replay snapshot by
+  # headless Chromium: share/libgjk/scripts/replay_screenshot.py).
+  "$prefix/bin/four_dof_pyramids" --no-compare -o "$work/example-$kind" >/dev/null
+  test -s "$work/example-$kind/four_dof_frames.png"
 
   if [[ $kind == static ]]; then
   step "Python package from <prefix>/lib/python3/dist-packages"

@@ -24,6 +24,12 @@ packages=(
   "$@"
 )
 
+# three.js comes from npm (install_three below): Debian's nodejs and npm, unless a Node.js with
+# npm is there already (NodeSource's nodejs bundles npm and conflicts with Debian's npm).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

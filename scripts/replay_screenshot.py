@@ -2,35 +2,47 @@
 """PNG snapshots of a --html replay page (issue 14), rendered by headless Chromium.
 
 Usage: /usr/bin/python3 scripts/replay_screenshot.py PAGE OUT.png [--run NAME] [--time T]
-       [--ghosts] [--obstacles opaque|transparent|hidden] [--size WIDTHxHEIGHT]
+       [--times T1,T2,...] [--ghosts] [--obstacles opaque|transparent|hidden]
+       [--size WIDTHxHEIGHT] [--quiet]
 
-Opens PAGE (written by gjk-clearance, gjk-plan or four_dof_pyramids with --html), selects the
-run and the instant nearest T, and saves the browser window as OUT.png. Needs Debian's chromium,
-chromium-driver and python3-selenium (scripts/install-deps.sh).
+Opens PAGE (written by gjk-clearance, gjk-plan, four_dof_pyramids or python3 -m libgjk.analysis
+with --html), selects the run and the instant nearest T, and saves the browser window as OUT.png.
+With --times, OUT.png is a grid of the 3D view instead: one row per run (every run, or the --run
+one), one column per instant, each tile captioned with the run, the instant and the clearance
+(four_dof_pyramids draws its four_dof_frames.png so). The PNG is written atomically.
+
+Needs Debian's chromium, chromium-driver, python3-selenium and python3-pil
+(scripts/install-deps.sh installs them); GJK_CHROMIUM and GJK_CHROMEDRIVER name other binaries.
 
 Exit status: 0 written; 2 usage error; 3 the page cannot be read or is not a replay page (or the
-run is unknown); 4 the browser could not start or the PNG could not be written.
+run is unknown); 4 no headless Chromium (not installed, or it could not start) or the PNG could
+not be written.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+CHROMIUM = os.environ.get("GJK_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("GJK_CHROMEDRIVER", "/usr/bin/chromedriver")
+INSTALL_HINT = ("install Debian's chromium, chromium-driver, python3-selenium and python3-pil "
+                "(bash scripts/install-deps.sh does)")
 
 
-def fail(code: int, message: str) -> None:
+def fail(code: int, message: str) -> NoReturn:
     """Prints `message` on stderr and exits with `code`."""
     print(f"replay_screenshot: {message}", file=sys.stderr)
     sys.exit(code)
 
 
-def parse_size(text: str) -> tuple[int, int]:
+def parse_size(text: str) -> Tuple[int, int]:
     """WIDTHxHEIGHT in pixels, each 200..4000."""
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -41,14 +53,29 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def parse_times(text: str) -> List[float]:
+    """Comma-separated instants, 1 to 12 of them."""
+    try:
+        times = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers separated by commas, got '{text}'") \
+            from None
+    if not 1 <= len(times) <= 12:
+        raise argparse.ArgumentTypeError(f"1 to 12 instants, got {len(times)}")
+    return times
+
+
 def start_browser(width: int, height: int) -> Any:
     """Headless Chromium with software WebGL, the page's console captured."""
+    for program in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(program, os.X_OK):
+            fail(4, f"no headless Chromium: {program} is not installed; {INSTALL_HINT}")
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.options import Options
         from selenium.webdriver.chrome.service import Service
     except ImportError as e:
-        fail(4, f"python3-selenium is needed ({e}); run scripts/install-deps.sh")
+        fail(4, f"python3-selenium is needed ({e}); {INSTALL_HINT}")
     options = Options()
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", f"--window-size={width},{height}",
@@ -67,57 +94,141 @@ def start_browser(width: int, height: int) -> Any:
     return driver
 
 
+def open_page(driver: Any, page: Path) -> List[str]:
+    """Loads the page, waits for its viewer; returns the run names."""
+    driver.get(page.resolve().as_uri())
+    deadline = time.monotonic() + 30
+    while not driver.execute_script("return !!(window.replay && window.replay.ready)"):
+        if time.monotonic() > deadline:
+            fail(3, f"{page}: not a replay page (no viewer started within 30 s)")
+        time.sleep(0.05)
+    return [r["name"] for r in driver.execute_script("return window.replay.runs;")]
+
+
+def show(driver: Any, run: int, instant: Optional[float], obstacles: str, ghosts: bool) -> None:
+    """Selects the run and the frame nearest `instant` (None: keep the frame)."""
+    driver.execute_script("window.replay.selectRun(arguments[0]);"
+                          "window.replay.setObstacles(arguments[1]);"
+                          "window.replay.setGhosts(arguments[2]);",
+                          run, obstacles, ghosts)
+    if instant is not None:
+        driver.execute_script(
+            "const r = window.replay, n = r.runs[r.run].frames; let best = 0;"
+            "for (let f = 0; f < n; f++) {"
+            "  if (Math.abs(r.time(f) - arguments[0]) < Math.abs(r.time(best) - arguments[0]))"
+            "    best = f; }"
+            "r.setFrame(best);", instant)
+
+
+def save_atomically(out: Path, write: Any) -> None:
+    """Calls write(temporary path) in OUT's folder, then renames it to OUT."""
+    folder = out.resolve().parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=folder)
+    except OSError as e:
+        fail(4, f"cannot write {out}: {e}")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, out)
+    except OSError as e:
+        fail(4, f"cannot write {out}: {e}")
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def grid(driver: Any, runs: Sequence[int], names: Sequence[str], times: Sequence[float],
+         obstacles: str, ghosts: bool) -> Any:
+    """The 3D view of each run (rows) at each instant (columns), captioned, as one image."""
+    try:
+        from PIL import Image
+    except ImportError as e:
+        fail(4, f"python3-pil is needed for --times ({e}); {INSTALL_HINT}")
+    # The caption is drawn by the page itself (an overlay in the view), so it has its fonts.
+    driver.execute_script(
+        "const c = document.createElement('div'); c.id = 'snapshot-caption';"
+        "c.style.cssText = 'position:absolute;left:8px;top:6px;padding:2px 6px;font:600 15px "
+        "system-ui,sans-serif;background:rgba(255,255,255,0.85);border-radius:3px';"
+        "document.getElementById('view').appendChild(c);")
+    tiles = []
+    for run in runs:
+        row = []
+        for t in times:
+            show(driver, run, t, obstacles, ghosts)
+            driver.execute_script(
+                "const r = window.replay, d = r.clearance();"
+                "const what = Number.isFinite(d) ? `clearance ${d.toFixed(4)} m` : 'no pair';"
+                "document.getElementById('snapshot-caption').textContent ="
+                "  `${arguments[0]}, ${document.getElementById('time').textContent"
+                "  .replace(/ \\(frame.*$/, '')}: ${what}`; r.render();", names[run])
+            rect = driver.execute_script(
+                "const r = document.getElementById('view').getBoundingClientRect();"
+                "return [r.left, r.top, r.width, r.height];")
+            left, top, width, height = (int(v) for v in rect)
+            shot = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+            row.append(shot.crop((left, top, left + width, top + height)))
+        tiles.append(row)
+    w, h = tiles[0][0].size
+    image = Image.new("RGB", (w * len(times), h * len(runs)), (255, 255, 255))
+    for i, row in enumerate(tiles):
+        for j, tile in enumerate(row):
+            image.paste(tile, (j * w, i * h))
+    return image
+
+
 def main() -> None:
     """Parses the command line and writes the snapshot."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("page", type=Path, help="the replay page (HTML)")
     parser.add_argument("out", type=Path, help="the PNG to write")
-    parser.add_argument("--run", help="run name as shown in the page (default: the first)")
+    parser.add_argument("--run", help="run name as shown in the page (default: the first; with "
+                        "--times: every run)")
     parser.add_argument("--time", type=float, help="instant to show (nearest frame; default: 0)")
+    parser.add_argument("--times", type=parse_times, metavar="T1,T2,...",
+                        help="a grid of the 3D view: one row per run, one column per instant")
     parser.add_argument("--ghosts", action="store_true", help="show ghosted past poses")
     parser.add_argument("--obstacles", choices=("opaque", "transparent", "hidden"),
                         default="transparent", help="how obstacles are drawn")
-    parser.add_argument("--size", type=parse_size, default=(1100, 620),
-                        help="window size WIDTHxHEIGHT (default 1100x620)")
+    parser.add_argument("--quiet", action="store_true", help="no 'wrote: OUT' line on stdout")
+    parser.add_argument("--size", type=parse_size, default=None,
+                        help="window size WIDTHxHEIGHT (default 1100x620; with --times, "
+                        "900x520, of which the side panel is 330 wide)")
     args = parser.parse_args()
+    if args.time is not None and args.times is not None:
+        parser.error("--time and --times: give one")
     if not args.page.is_file():
         fail(3, f"{args.page}: no such file")
+    size = args.size or ((900, 520) if args.times else (1100, 620))
 
-    driver = start_browser(*args.size)
+    driver = start_browser(*size)
     try:
-        driver.get(args.page.resolve().as_uri())
-        deadline = time.monotonic() + 30
-        while not driver.execute_script("return !!(window.replay && window.replay.ready)"):
-            if time.monotonic() > deadline:
-                fail(3, f"{args.page}: not a replay page (no viewer started within 30 s)")
-            time.sleep(0.05)
-        runs = [r["name"] for r in driver.execute_script("return window.replay.runs;")]
+        runs = open_page(driver, args.page)
         if args.run is not None and args.run not in runs:
             fail(3, f"{args.page}: no run '{args.run}' (runs: {', '.join(runs)})")
-        run = runs.index(args.run) if args.run is not None else 0
-        driver.execute_script("window.replay.selectRun(arguments[0]);"
-                              "window.replay.setObstacles(arguments[1]);"
-                              "window.replay.setGhosts(arguments[2]);",
-                              run, args.obstacles, args.ghosts)
-        if args.time is not None:
-            driver.execute_script(
-                "const r = window.replay, n = r.runs[r.run].frames; let best = 0;"
-                "for (let f = 0; f < n; f++) {"
-                "  if (Math.abs(r.time(f) - arguments[0]) < Math.abs(r.time(best) - arguments[0]))"
-                "    best = f; }"
-                "r.setFrame(best);", args.time)
-        try:
-            ok = driver.save_screenshot(str(args.out))
-        except OSError as e:
-            fail(4, f"cannot write {args.out}: {e}")
-        if not ok:
-            fail(4, f"cannot write {args.out}")
+        if args.times is not None:
+            rows = [runs.index(args.run)] if args.run is not None else list(range(len(runs)))
+            image = grid(driver, rows, runs, args.times, args.obstacles, args.ghosts)
+            save_atomically(args.out, lambda tmp: image.save(tmp, "PNG", optimize=True))
+        else:
+            show(driver, runs.index(args.run) if args.run is not None else 0, args.time,
+                 args.obstacles, args.ghosts)
+            png = driver.get_screenshot_as_png()
+            save_atomically(args.out, lambda tmp: Path(tmp).write_bytes(png))
         problems = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
         for p in problems:
             print(f"replay_screenshot: page console: {p['message']}", file=sys.stderr)
     finally:
         driver.quit()
-    print(f"wrote: {args.out}")
+    if not args.quiet:
+        print(f"wrote: {args.out}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #include "exit_codes.hpp"
 #include "scenario.hpp"
 #include "spawn.hpp"
+#include "whole_number.hpp"
 #include "written_files.hpp"
 
 #include <gjk/replay/replay.hpp>
@@ -24,6 +25,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -77,42 +79,6 @@ void write_trajectory_csv(const fs::path& path, const FourDofScenario& s, const 
   }
 }
 
-/// Joint-frame positions along the arm at a few instants, for the picture of the motion.
-void write_frames_csv(const fs::path& path, const FourDofScenario& s, const std::vector<Run>& runs,
-                      const std::vector<double>& instants) {
-  std::ofstream out = open_for_writing(path);
-  out << "run,t,point,x,y,z\n";
-  gjk::robots::Workspace ws(s.model);
-  for (const Run& run : runs) {
-    for (double t : instants) {
-      const gjk::planner::SimulationSample* best = nullptr;
-      for (const auto& sample : run.result.samples) {
-        if (!best || std::abs(sample.t - t) < std::abs(best->t - t)) best = &sample;
-      }
-      if (!best) continue;
-      gjk::robots::forward_kinematics(s.model, best->q, ws);
-      for (size_t l = 0; l < s.model.links().size(); ++l) {
-        const gjk::Vec3 p = ws.link_poses[l].translation();
-        out << run.tag << ',' << best->t << ',' << s.model.links()[l].name << ',' << p.x() << ','
-            << p.y() << ',' << p.z() << '\n';
-      }
-    }
-  }
-}
-
-void write_obstacles_csv(const fs::path& path, const FourDofScenario& s) {
-  std::ofstream out = open_for_writing(path);
-  out << "obstacle,x,y,z\n";
-  for (const gjk::robots::Obstacle& o : s.scene.obstacles) {
-    const auto* hull = std::get_if<gjk::ConvexPolytope>(&o.shape.geometry);
-    if (!hull) continue;  // the picture draws hulls only
-    for (const gjk::Vec3& v : hull->vertices()) {
-      const gjk::Vec3 w = o.pose * v;
-      out << o.name << ',' << w.x() << ',' << w.y() << ',' << w.z() << '\n';
-    }
-  }
-}
-
 /// The closest (link, obstacle) pair over a run's recorded samples.
 std::string closest_pair(const FourDofScenario& s, const Run& run, double* t_out) {
   const size_t obstacles = s.scene.obstacles.size();
@@ -132,7 +98,8 @@ std::string closest_pair(const FourDofScenario& s, const Run& run, double* t_out
 
 /// The 3D replay page of the runs (issue 14): the clearance analysis of each run's recorded
 /// states gives the per-link clearance and the worst pair's closest points.
-void write_replay(const std::string& path, const FourDofScenario& s, const std::vector<Run>& runs) {
+void write_replay(const std::string& path, const FourDofScenario& s, const std::vector<Run>& runs,
+                  size_t max_frames) {
   const gjk::robots::CollisionWorld world(s.model, s.scene);
   gjk::replay::Replay replay =
       gjk::replay::replay_of_world(world, "four_dof_pyramids: seed 002 section 4.4");
@@ -146,9 +113,28 @@ void write_replay(const std::string& path, const FourDofScenario& s, const std::
     gjk::analysis::analyse(world, recorder.source(), {}, &recorder);
     std::ostringstream name;
     name << "k = " << run.k;
-    replay.runs.push_back(recorder.take_run(name.str()));
+    const gjk::replay::Run recorded = recorder.take_run(name.str());
+    replay.runs.push_back(gjk::replay::keep_frames(
+        recorded, gjk::replay::select_frames(recorded.clearance, max_frames, replay.margin)));
   }
   gjk::replay::write_replay_html(path, replay);
+}
+
+/// Removes a file when it goes out of scope (the frames picture's page when --html is not given).
+struct RemoveOnExit {
+  std::string path;
+  ~RemoveOnExit() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove(path, ec);
+  }
+};
+
+/// Comma-separated numbers for replay_screenshot.py's --times.
+std::string number_list(const std::vector<double>& values) {
+  std::ostringstream s;
+  s << std::setprecision(10);
+  for (size_t i = 0; i < values.size(); ++i) s << (i ? "," : "") << values[i];
+  return s.str();
 }
 
 }  // namespace
@@ -156,7 +142,9 @@ void write_replay(const std::string& path, const FourDofScenario& s, const std::
 int main(int argc, char** argv) {
   CLI::App app{
       "The 4-DOF arm of seed 002 section 4.4 avoiding two pyramids by velocity inversion "
-      "(eq. 6): runs k (default -1) and k = 0, writes CSVs and PNG plots to the output folder."};
+      "(eq. 6): runs k (default -1) and k = 0, writes CSVs and PNG plots to the output folder: "
+      "four_dof_clearance.png and four_dof_joints.png (matplotlib), four_dof_frames.png (the 3D "
+      "replay at three instants, by headless Chromium)."};
   std::string out_dir = "out";
   std::string urdf = FourDofScenario::default_urdf();
   std::string scene_path = FourDofScenario::default_scene();
@@ -185,12 +173,22 @@ int main(int argc, char** argv) {
                  "also write an interactive 3D replay of the runs (one self-contained HTML page: "
                  "open it in a browser, offline) to this file")
       ->type_name("FILE");
+  size_t html_max_frames = gjk::replay::kDefaultMaxFrames;
+  app.add_option("--html-max-frames", html_max_frames,
+                 "at most this many frames per run in the --html page (0: every recorded "
+                 "sample); a longer run keeps its worst-clearance instant, the first instant of "
+                 "every collision, both ends and instants evenly spread")
+      ->capture_default_str()
+      ->check(gjk::tools::whole_number())
+      ->type_name("N");
   app.footer(
       "EXIT STATUS\n"
       "  0 done; 2 usage error (unknown option, a value out of range); 3 input error (URDF or\n"
-      "  scene unreadable or invalid); 4 an output could not be written or the plot program\n"
-      "  failed (the CSVs are kept); 5 internal error. A run that collides (k = 0 does, by\n"
-      "  design) still exits 0: the collision is the example's result, not a failure.");
+      "  scene unreadable or invalid); 4 an output could not be written, or the plot program or\n"
+      "  the snapshot of the replay failed (the CSVs are kept; four_dof_frames.png needs headless\n"
+      "  Chromium: Debian chromium, chromium-driver, python3-selenium, python3-pil); 5 internal\n"
+      "  error. A run that collides (k = 0 does, by design) still exits 0: the collision is the\n"
+      "  example's result, not a failure.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -226,13 +224,8 @@ int main(int argc, char** argv) {
       write_trajectory_csv(p, s, run);
       written.push_back(p.string());
     }
-    const std::vector<double> instants = {0.0, 3.35, 6.7, 10.0, 13.35, 16.7};
-    write_frames_csv(fs::path(out_dir) / "four_dof_frames.csv", s, runs, instants);
-    write_obstacles_csv(fs::path(out_dir) / "four_dof_obstacles.csv", s);
-    written.push_back((fs::path(out_dir) / "four_dof_frames.csv").string());
-    written.push_back((fs::path(out_dir) / "four_dof_obstacles.csv").string());
     if (!html.empty()) {
-      write_replay(html, s, runs);
+      write_replay(html, s, runs, html_max_frames);
       written.push_back(html);
     }
 
@@ -273,9 +266,44 @@ int main(int argc, char** argv) {
                      "(Debian: python3-matplotlib); --no-plots skips them.\n";
         plot_failed = true;
       } else {
-        for (const char* png :
-             {"four_dof_clearance.png", "four_dof_frames.png", "four_dof_joints.png"})
+        for (const char* png : {"four_dof_clearance.png", "four_dof_joints.png"})
           written.push_back((fs::path(out_dir) / png).string());
+      }
+      // The arm at three instants, as the 3D replay draws it (links with their width, the
+      // worst pair's closest points, ghosted past poses): the start, the last run's closest
+      // approach (k = 0's collision) and the end. From the --html page, or a temporary one.
+      RemoveOnExit temporary;
+      std::string page = html;
+      if (page.empty()) {
+        page = temporary.path = (fs::path(out_dir) / ".four_dof_frames.html").string();
+        write_replay(page, s, runs, html_max_frames);
+      }
+      double t_closest = 0.0;
+      closest_pair(s, runs.back(), &t_closest);
+      const std::string frames_png = (fs::path(out_dir) / "four_dof_frames.png").string();
+      std::error_code ec;
+      fs::remove(frames_png, ec);  // a failed snapshot must not leave an older run's picture
+      // "--" before the file names: a name starting with '-' is not read as an option.
+      const std::vector<std::string> snapshot = {
+          "/usr/bin/python3",
+          gjk::tools::data_dir() + "/scripts/replay_screenshot.py",
+          "--times",
+          number_list({0.0, t_closest, runs.back().result.samples.back().t}),
+          "--ghosts",
+          "--quiet",
+          "--",
+          page,
+          frames_png};
+      const gjk::tools::ChildOutcome shot = gjk::tools::run_child(snapshot);
+      if (!shot.ok()) {
+        std::cerr << "four_dof_pyramids: the snapshot of the replay " << shot.describe() << " ("
+                  << gjk::tools::quote_command(snapshot)
+                  << "); four_dof_frames.png is not written. It needs headless Chromium (Debian "
+                     "chromium, chromium-driver, python3-selenium, python3-pil: bash "
+                     "scripts/install-deps.sh installs them); --no-plots skips the pictures.\n";
+        plot_failed = true;
+      } else {
+        written.push_back(frames_png);
       }
     }
     std::cout << '\n';

@@ -22,7 +22,8 @@ Each shard writes its CSVs and then its totals (``shards/NAME.K.json``, the mark
 shard) atomically, so a re-run after a failure skips the finished shards; the merge writes
 ``NAME.states.csv`` (and ``NAME.pairs.csv`` with ``--pairs``), byte-identical to gjk-clearance's
 ``--states-out`` / ``--out`` on the same path, ``NAME.summary.json`` (gjk-clearance's ``--json``),
-``summary.csv`` and, with h5py, ``summary.h5``.
+``summary.csv`` and, with h5py, ``summary.h5``. ``--html FILE`` also writes the 3D replay page
+of the paths (gjk-clearance's --html page; write_replay()).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import os
 import shutil
 import sys
 import tempfile
+import textwrap
 import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -49,18 +51,32 @@ from ._core import analysis as _analysis
 
 Analysis = _analysis.Analysis
 OutputError = _analysis.OutputError
+ReplayError = _analysis.ReplayError
 analyse = _analysis.analyse
 count_states = _analysis.count_states
 index_path = _analysis.index_path
 merge_shard = _analysis.merge_shard
+select_frames = _analysis.select_frames
 summary = _analysis.summary
+write_replay_page = _analysis.write_replay_page
+
+#: Default of --html-max-frames (the C++ tools' default): frames per path in a replay page.
+DEFAULT_MAX_FRAMES: int = _analysis.DEFAULT_MAX_FRAMES
+#: Default of --html-max-paths: paths in a replay page (those with the smallest clearance).
+DEFAULT_MAX_PATHS = 10
 
 __all__ = [
+    "DEFAULT_MAX_FRAMES",
+    "DEFAULT_MAX_PATHS",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "EXIT_OUTPUT",
     "FORMAT_VERSION",
     "SUMMARY_COLUMNS",
     "Analysis",
     "OutputError",
     "PathResult",
+    "ReplayError",
     "RunResult",
     "Settings",
     "Shard",
@@ -75,11 +91,21 @@ __all__ = [
     "plan_shards",
     "run",
     "run_shard",
+    "select_frames",
     "summary",
     "write_hdf5",
     "write_plot",
+    "write_replay",
+    "write_replay_page",
     "write_summary",
 ]
+
+#: Exit status of ``python3 -m libgjk.analysis``: done.
+EXIT_OK = 0
+#: Bad arguments or inputs (an unreadable robot, scene or path, a results folder of another run).
+EXIT_USAGE = 2
+#: The --html page cannot be written (checked before the analysis too; no file is left).
+EXIT_OUTPUT = 4
 
 # Bumped when the shard files change meaning, so an old results folder is not resumed.
 FORMAT_VERSION = 1
@@ -774,6 +800,68 @@ def write_plot(result: "RunResult", out: str, png: str, margin: float = -math.in
     return png
 
 
+def _state_distances(states_csv: str) -> np.ndarray:
+    """Every state's clearance from a merged NAME.states.csv, in state order (inf where no pair
+    was within the cutoff)."""
+    with open(states_csv, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        return np.array([float(row["distance"]) if row["distance"] else math.inf
+                         for row in reader], dtype=np.float64)
+
+
+def write_replay(result: RunResult, out: str, html: str, *,
+                 max_frames: int = DEFAULT_MAX_FRAMES, max_paths: int = DEFAULT_MAX_PATHS,
+                 threads: int = 1) -> List[Tuple[str, int]]:
+    """The 3D replay page of a run (gjk-clearance's --html page): one self-contained HTML file
+    with the robot, the obstacles and, for each of the `max_paths` paths with the smallest
+    clearance (0: all; in the order given), at most `max_frames` states (0: all) chosen from the
+    merged per-state clearance by select_frames(): the worst state, every collision onset and
+    below-margin onset, both ends, the rest evenly spread. Only those states are analysed again
+    (with every pair, for the per-link colours; `threads` threads). Written atomically; raises
+    ReplayError (an OSError) naming the file when it cannot be written. Returns (path name,
+    frames) per path in the page."""
+    if max_frames < 0 or max_paths < 0:
+        raise ValueError(f"max_frames, max_paths: must be >= 0, got {max_frames}, {max_paths}")
+    with open(os.path.join(out, "run.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    settings = Settings(
+        urdf=manifest["urdf"], scene=manifest["scene"], srdf=manifest["srdf"],
+        fixed=tuple((name, float(value)) for name, value in manifest["fixed"]),
+        cutoff=manifest["cutoff"], margin=manifest["margin"],
+    )
+    world = load_world(settings.urdf, settings.scene, settings.srdf)
+    chosen = result.paths
+    if max_paths and len(chosen) > max_paths:
+        ranked = sorted(range(len(chosen)), key=lambda k: chosen[k].analysis.minimum)
+        keep = set(ranked[:max_paths])
+        chosen = [r for k, r in enumerate(chosen) if k in keep]
+    runs: List[Dict[str, Any]] = []
+    for r in chosen:
+        distances = _state_distances(os.path.join(out, f"{r.name}.states.csv"))
+        frames = select_frames(distances, max_frames, settings.margin)
+        runs.append({"name": r.name, "path": os.path.abspath(r.path), "frames": frames.tolist()})
+    title = f"libgjk.analysis: {world.model.name} in {os.path.basename(settings.scene)}"
+    counts = write_replay_page(
+        world, html, runs, title=title, margin=settings.margin, cutoff=settings.cutoff,
+        fixed=dict(settings.fixed), max_frames=max_frames, threads=threads,
+    )
+    return [(run["name"], n) for run, n in zip(runs, counts)]
+
+
+def _check_writable(html: str) -> None:
+    """Fails early (before a long analysis) when the page could not be written: creates and
+    removes a temporary file beside it. OSError naming the file otherwise."""
+    if os.path.isdir(html):
+        raise OSError(f"cannot write replay '{html}': it is a folder")
+    folder = os.path.dirname(os.path.abspath(html))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(html) + ".check.", dir=folder)
+    except OSError as e:
+        raise OSError(f"cannot write replay '{html}': {e.strerror or e}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 def _fixed(text: str) -> Tuple[str, float]:
     name, sep, value = text.partition("=")
     try:
@@ -784,12 +872,44 @@ def _fixed(text: str) -> Tuple[str, float]:
         raise argparse.ArgumentTypeError(f"--fixed: expected NAME=VALUE, got '{text}'") from None
 
 
+def _count(option: str) -> Callable[[str], int]:
+    """An argparse type: a whole number >= 0, with the option in the message."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = -1
+        if n < 0:
+            raise argparse.ArgumentTypeError(
+                f"{option}: expected a whole number >= 0, got '{text}'")
+        return n
+    return parse
+
+
+_EPILOG = "\n\n".join(textwrap.fill(p, 78, break_on_hyphens=False) for p in (
+    "replay page (--html FILE): one self-contained HTML file (three.js inlined: opens offline, "
+    "from file://) replaying the paths in 3D, as gjk-clearance --html does: the link shapes as "
+    "the engine sees them, the obstacles, links coloured by their clearance, the worst pair's "
+    "closest points, collision and below-margin instants, a clearance plot. It shows the "
+    f"--html-max-paths paths (default {DEFAULT_MAX_PATHS}; 0: all) with the smallest clearance, "
+    f"each with at most --html-max-frames states (default {DEFAULT_MAX_FRAMES}; 0: all): the "
+    "worst state, the first state of every collision and of every stretch below --margin, both "
+    "ends, the rest evenly spread; those states are analysed again for the page (every pair, "
+    "for the colours).",
+    f"exit status: {EXIT_OK} done; {EXIT_USAGE} bad arguments or inputs (robot, scene, paths, a "
+    f"results folder of another run); {EXIT_OUTPUT} the --html page cannot be written (checked "
+    "before the analysis as well; no file is left under its name).",
+))
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """python3 -m libgjk.analysis: exit 0 on success, 2 for bad arguments or inputs."""
+    """python3 -m libgjk.analysis: exit EXIT_OK (0) on success, EXIT_USAGE (2) for bad arguments
+    or inputs, EXIT_OUTPUT (4) when the --html page cannot be written."""
     p = argparse.ArgumentParser(
         prog="python3 -m libgjk.analysis",
         description="Clearance of a robot along joint paths (gjk-clearance's analysis), sharded "
         "over dask.distributed; resumable: a re-run skips the finished shards.",
+        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("robot", help="URDF file")
     p.add_argument("scene", help="scene YAML file")
@@ -811,12 +931,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--pairs", action="store_true", help="also write every pair (NAME.pairs.csv)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="write the clearance histogram and the worst paths' clearance over time")
+    p.add_argument("--html", metavar="FILE.html",
+                   help="write an interactive 3D replay of the paths (see below)")
+    p.add_argument("--html-max-frames", type=_count("--html-max-frames"),
+                   default=DEFAULT_MAX_FRAMES, metavar="N",
+                   help=f"at most N states per path in the --html page (default "
+                   f"{DEFAULT_MAX_FRAMES}; 0: every state)")
+    p.add_argument("--html-max-paths", type=_count("--html-max-paths"),
+                   default=DEFAULT_MAX_PATHS, metavar="N",
+                   help=f"the N paths with the smallest clearance in the --html page (default "
+                   f"{DEFAULT_MAX_PATHS}; 0: every path)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     a = p.parse_args(argv)
     if a.workers is not None and a.workers < 0:
         p.error(f"--workers: must be >= 0, got {a.workers}")
     progress = sys.stderr.isatty() if a.progress is None else a.progress
+    if a.html:
+        try:
+            _check_writable(a.html)
+        except OSError as e:
+            print(f"libgjk.analysis: --html: {e}", file=sys.stderr)
+            return EXIT_OUTPUT
     try:
         result = run(
             a.robot, a.scene, a.paths, a.out, srdf=a.srdf, fixed=dict(a.fixed),
@@ -826,20 +962,35 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         )
     except (ValueError, OSError) as e:
         print(f"libgjk.analysis: {e}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except ImportError as e:
         print(
             f"libgjk.analysis: {e}: dask.distributed (Debian python3-distributed) runs the shards; "
             "--workers 0 runs them in this process without it",
             file=sys.stderr,
         )
-        return 2
+        return EXIT_USAGE
     if a.plot:
         try:
             write_plot(result, a.out, a.plot, a.margin)
         except (ValueError, OSError) as e:
             print(f"libgjk.analysis: --plot: {e}", file=sys.stderr)
-            return 2
+            return EXIT_USAGE
+    if a.html:
+        try:
+            shown = write_replay(result, a.out, a.html, max_frames=a.html_max_frames,
+                                 max_paths=a.html_max_paths, threads=os.cpu_count() or 1)
+        except OSError as e:
+            print(f"libgjk.analysis: --html: {e} (the results in {a.out} are complete)",
+                  file=sys.stderr)
+            return EXIT_OUTPUT
+        except ValueError as e:
+            print(f"libgjk.analysis: --html: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        left_out = len(result.paths) - len(shown)
+        print(f"replay page {a.html}: " + ", ".join(f"{name} ({n} frames)" for name, n in shown)
+              + (f"; {left_out} path(s) with more clearance left out (--html-max-paths)"
+                 if left_out else ""))
     sys.stdout.write(format_table(result, a.margin))
     print(
         f"{result.shards} shards ({result.shards_skipped} already done), {result.states} states, "
@@ -848,7 +999,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         f"({result.states_per_cpu_second:.0f} per CPU-second of analysis; "
         f"{result.startup_seconds:.2f} s to start or reach the cluster); results in {a.out}"
     )
-    return 0
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -19,8 +19,14 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 FORMAT_VERSION: int
 SUMMARY_COLUMNS: List[str]
+DEFAULT_MAX_FRAMES: int
+DEFAULT_MAX_PATHS: int
+EXIT_OK: int
+EXIT_USAGE: int
+EXIT_OUTPUT: int
 
 class OutputError(OSError): ...
+class ReplayError(OSError): ...
 
 class Analysis:
     def __init__(self) -> None: ...
@@ -109,6 +115,27 @@ def index_path(
 ) -> Dict[str, Any]: ...
 def count_states(file: PathLike, world: CollisionWorld, fixed: Mapping[str, float] = ...) -> int: ...
 def merge_shard(total: Analysis, shard: Analysis) -> None: ...
+def select_frames(
+    clearance: npt.ArrayLike, max_frames: int, margin: float = ...
+) -> I64: ...
+
+class _ReplayRun(TypedDict, total=False):
+    name: str
+    path: PathLike
+    frames: Optional[Sequence[int]]
+
+def write_replay_page(
+    world: CollisionWorld,
+    html: str,
+    runs: Sequence[_ReplayRun],
+    *,
+    title: str = "libgjk replay",
+    margin: float = ...,
+    cutoff: float = ...,
+    fixed: Mapping[str, float] = ...,
+    max_frames: int = ...,
+    threads: int = 1,
+) -> List[int]: ...
 def summary(
     world: CollisionWorld,
     analysis: Analysis,
@@ -232,4 +259,13 @@ def format_table(result: RunResult, margin: float) -> str: ...
 def write_plot(
     result: RunResult, out: str, png: str, margin: float = ..., worst: int = 3
 ) -> str: ...
+def write_replay(
+    result: RunResult,
+    out: str,
+    html: str,
+    *,
+    max_frames: int = ...,
+    max_paths: int = ...,
+    threads: int = 1,
+) -> List[Tuple[str, int]]: ...
 def main(argv: Optional[Sequence[str]] = None) -> int: ...

@@ -82,4 +82,5 @@ PYBIND11_MODULE(_core, m) {
   py::module_ analysis = m.def_submodule(
       "analysis", "Offline clearance analysis of path shards (the gjk::analysis layer).");
   gjk_python::bind_analysis(analysis);
+  gjk_python::bind_replay(analysis);
 }

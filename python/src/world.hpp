@@ -35,4 +35,7 @@ std::shared_ptr<const gjk::robots::CollisionWorld> snapshot(PyWorld& world);
 /// libgjk.analysis: analyse() on path shards, Analysis totals and merge_shard (analysis.cpp).
 void bind_analysis(pybind11::module_& m);
 
+/// libgjk.analysis: the replay pages (write_replay, select_frames; replay.cpp).
+void bind_replay(pybind11::module_& m);
+
 }  // namespace gjk_python

@@ -94,10 +94,13 @@ const obstacles = data.obstacles.map((o) => {
   return { name: o.name, kind: o.kind, mesh };
 });
 
-// Ghosts: the robot at earlier instants, faint and uncoloured.
+// Ghosts: the robot at earlier instants, faint and uncoloured. A link that has not moved since
+// a ghost's instant lies exactly on its ghost; the polygon offset pushes ghosts back in depth so
+// the body wins those ties everywhere (otherwise depth rounding stripes the body with ghost).
 const GHOSTS = 8;
 const ghostMaterial = new THREE.MeshStandardMaterial({ color: 0x5577aa, transparent: true,
-  opacity: 0.18, depthWrite: false, flatShading: true });
+  opacity: 0.18, depthWrite: false, flatShading: true, polygonOffset: true,
+  polygonOffsetFactor: 1, polygonOffsetUnits: 4 });
 const ghosts = [];
 for (let k = 0; k < GHOSTS; k++) {
   const group = bodies.map((b) => {
@@ -134,16 +137,36 @@ const controls = new OrbitControls(camera, renderer.domElement);
 let dotRadius = 0.005;
 let fitted = false;
 
-function fitCamera() {
+/** The obstacles and everywhere the robot goes in any run (about 200 instants per run). */
+function sceneExtent() {
   const box = sceneBox.clone();
-  for (const b of bodies) {
-    b.mesh.updateMatrixWorld();
-    box.union(b.mesh.geometry.boundingBox.clone().applyMatrix4(b.mesh.matrixWorld));
+  const m = new THREE.Matrix4();
+  const p = new THREE.Vector3();
+  const q = new THREE.Quaternion();
+  const n = bodies.length;
+  for (const r of runs) {
+    const step = Math.max(1, Math.floor(r.frames / 200));
+    for (let f = 0; f < r.frames; f += step) {
+      for (let b = 0; b < n; b++) {
+        const o = (f * n + b) * 7;
+        p.set(r.poses[o], r.poses[o + 1], r.poses[o + 2]);
+        q.set(r.poses[o + 3], r.poses[o + 4], r.poses[o + 5], r.poses[o + 6]);
+        m.compose(p, q, ONE);
+        box.union(bodies[b].mesh.geometry.boundingBox.clone().applyMatrix4(m));
+      }
+    }
   }
+  return box;
+}
+
+function fitCamera() {
+  const box = sceneExtent();
   const centre = box.getCenter(new THREE.Vector3());
   const radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.05);
   dotRadius = radius * 0.008;
-  const distance = radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
+  // The narrower of the vertical and horizontal fields of view (the view may be portrait).
+  const half = THREE.MathUtils.degToRad(camera.fov / 2);
+  const distance = radius / Math.sin(Math.min(half, Math.atan(Math.tan(half) * camera.aspect)));
   camera.position.copy(centre).add(new THREE.Vector3(1.0, -1.3, 0.8).normalize()
     .multiplyScalar(distance * 0.95));
   camera.near = distance / 100;
@@ -443,8 +466,8 @@ if (runs.length === 0 || runs[0].frames === 0) {
   timeText.textContent = 'no frames to show';
 } else {
   selectRun(0);
+  resize(); // first: the camera fit needs the view's aspect
   if (!fitted) { fitCamera(); fitted = true; }
-  resize();
   applyObstacleMode();
   setFrame(0);
   requestAnimationFrame(tick);

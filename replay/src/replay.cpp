@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 #include <variant>
@@ -347,6 +348,106 @@ void write_replay_html(const std::string& path, const Replay& replay) {
   } catch (const gjk::analysis::OutputError& e) {
     throw ReplayError(e.what());
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decimation
+
+std::vector<size_t> select_frames(const std::vector<double>& clearance, size_t max_frames,
+                                  double margin) {
+  const size_t n = clearance.size();
+  std::vector<size_t> kept;
+  if (max_frames == 0 || n <= max_frames) {
+    kept.resize(n);
+    for (size_t f = 0; f < n; ++f) kept[f] = f;
+    return kept;
+  }
+  std::vector<char> chosen(n, 0);
+  size_t count = 0;
+  const auto take = [&](size_t f) {
+    if (count < max_frames && !chosen[f]) {
+      chosen[f] = 1;
+      ++count;
+    }
+  };
+  // Candidates that do not all fit: evenly spread over them, ends included.
+  const auto take_spread = [&](const std::vector<size_t>& candidates) {
+    std::vector<size_t> fresh;
+    for (size_t f : candidates) {
+      if (!chosen[f]) fresh.push_back(f);
+    }
+    const size_t room = max_frames - count;
+    if (fresh.size() <= room) {
+      for (size_t f : fresh) take(f);
+      return;
+    }
+    for (size_t i = 0; i < room; ++i) {
+      const size_t at = room == 1 ? 0 : (i * (fresh.size() - 1) + (room - 1) / 2) / (room - 1);
+      take(fresh[at]);
+    }
+  };
+  size_t worst = n;
+  for (size_t f = 0; f < n; ++f) {
+    if (clearance[f] < (worst == n ? std::numeric_limits<double>::infinity() : clearance[worst])) {
+      worst = f;
+    }
+  }
+  if (worst < n) take(worst);
+  const auto onsets = [&](double below) {
+    std::vector<size_t> v;
+    for (size_t f = 0; f < n; ++f) {
+      if (clearance[f] < below && (f == 0 || !(clearance[f - 1] < below))) v.push_back(f);
+    }
+    return v;
+  };
+  take_spread(onsets(0.0));
+  take_spread(onsets(margin));
+  take(0);
+  take(n - 1);
+  std::vector<size_t> rest;
+  rest.reserve(n - count);
+  for (size_t f = 0; f < n; ++f) {
+    if (!chosen[f]) rest.push_back(f);
+  }
+  take_spread(rest);
+  kept.reserve(count);
+  for (size_t f = 0; f < n; ++f) {
+    if (chosen[f]) kept.push_back(f);
+  }
+  return kept;
+}
+
+Run keep_frames(const Run& run, const std::vector<size_t>& frames) {
+  const size_t n = run.frames();
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (frames[i] >= n || (i > 0 && frames[i] <= frames[i - 1])) {
+      throw std::invalid_argument("keep_frames: frame " + std::to_string(frames[i]) +
+                                  " is out of range (" + std::to_string(n) +
+                                  " frames) or not after the one before it");
+    }
+  }
+  // Every per-frame array is a whole number of values per frame (check_run enforces it when
+  // the page is written); copy each frame's slice.
+  const auto pick = [&](const auto& values) {
+    std::decay_t<decltype(values)> out;
+    if (n == 0) return out;
+    const size_t per = values.size() / n;
+    out.reserve(per * frames.size());
+    for (size_t f : frames) {
+      out.insert(out.end(), values.begin() + static_cast<std::ptrdiff_t>(f * per),
+                 values.begin() + static_cast<std::ptrdiff_t>((f + 1) * per));
+    }
+    return out;
+  };
+  Run out;
+  out.name = run.name;
+  out.times = pick(run.times);
+  out.poses = pick(run.poses);
+  out.link_clearance = pick(run.link_clearance);
+  out.clearance = pick(run.clearance);
+  out.worst = pick(run.worst);
+  out.witness = pick(run.witness);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

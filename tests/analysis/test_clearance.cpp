@@ -938,6 +938,10 @@ TEST(ClearanceTool, UsageErrorsExitTwo) {
       {"--urdf", kFourDofUrdf, "--scene", kPyramids},  // no --path
       {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--threads", "0"},
       {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--cutoff", "x"},
+      {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--html",
+       tmp.path("r.html"), "--html-max-frames", "-1"},
+      {"--urdf", kFourDofUrdf, "--scene", kPyramids, "--path", kExamplePath, "--html",
+       tmp.path("r.html"), "--html-max-frames", "ten"},
       {"--no-such-option"},
   };
   for (const auto& args : cases) {
@@ -950,7 +954,7 @@ TEST(ClearanceTool, UsageErrorsExitTwo) {
   EXPECT_EQ(help.exit_code, 0);
   for (const char* text :
        {"--urdf", "--package-dir", "--scene", "--path", "--out", "--threads", "--cutoff",
-        "--progress", "--no-progress", "--json", "OMPL", "EXIT STATUS"}) {
+        "--progress", "--no-progress", "--json", "OMPL", "--html-max-frames", "EXIT STATUS"}) {
     EXPECT_NE(help.out.find(text), std::string::npos) << text;
   }
 }

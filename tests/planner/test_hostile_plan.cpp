@@ -145,6 +145,10 @@ TEST(HostilePlan, BadCommandLinesAndInputsGetTheirExitCodeAndAReadableMessage) {
       {{"--no-plots", "-o", "/proc/gjk-cannot-write-here"}, 4, "/proc/gjk-cannot-write-here"},
       {{"--base-pose", "0,0,1", "--no-plots"}, 2, "--base-pose: expected 6 values"},
       {{"--base-pose", "0,0,0,0,nan,0", "--no-plots"}, 2, "--base-pose: value 5 ('nan')"},
+      {{"--html-max-frames", "-1", "--no-plots"},
+       2,
+       "--html-max-frames: expected a whole number >= 0, got '-1'"},
+      {{"--html-max-frames", "many", "--no-plots"}, 2, "--html-max-frames"},
   };
   for (const Case& c : cases) expect_case(GJK_PLAN_EXE, c);
 }
@@ -173,6 +177,8 @@ TEST(HostilePlan, FourDofExampleOptionsAreCheckedInTheUsersTerms) {
       {{"--urdf", "missing.urdf", "--no-plots"}, 3, "missing.urdf"},
       {{"--scene", "missing.yaml", "--no-plots"}, 3, "missing.yaml"},
       {{"--no-plots", "-o", "/proc/gjk-cannot-write-here"}, 4, "/proc/gjk-cannot-write-here"},
+      {{"--html-max-frames", "-5", "--no-plots"}, 2, "expected a whole number >= 0, got '-5'"},
+      {{"--html-max-frames", "2.5", "--no-plots"}, 2, "--html-max-frames"},
   };
   for (const Case& c : cases) expect_case(GJK_FOUR_DOF_EXAMPLE, c);
 }

@@ -5,6 +5,11 @@ with no console error or warning, the canvas is not blank, scrubbing the timelin
 collision instant turns the colliding link red on the screen, and the clearance the page shows
 equals the tool's CSV value at that instant. The Panda page stays under 5 MB.
 
+Also: gjk-clearance's --html-max-frames keeps the instants that matter, the Python analysis's
+page (python3 -m libgjk.analysis --html) loads and draws, and scripts/replay_screenshot.py makes
+the grid of snapshots the four-DOF example draws its four_dof_frames.png with, or says clearly
+that no Chromium is installed.
+
 Run by ctest (tests/replay/CMakeLists.txt sets the programs' paths); skipped, with the reason,
 only when no headless Chromium can be started. Needs /usr/bin/python3 with python3-selenium and
 python3-pil (scripts/install-deps.sh).
@@ -12,10 +17,13 @@ python3-pil (scripts/install-deps.sh).
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
+import json
 import math
 import os
+import struct
 import subprocess
 import time
 from pathlib import Path
@@ -259,6 +267,148 @@ def test_plan_page(browser: Any, tmp_path: Path) -> None:
         {"name": "rrtconnect", "frames": 200}]
     assert "arc length" in browser.find_element("id", "time").text
     assert_not_blank(browser)
+
+
+def page_data(page: Path) -> dict[str, Any]:
+    """The JSON a replay page carries (the runs' arrays left in base64)."""
+    text = page.read_text(encoding="utf-8")
+    start = text.index('<script id="replay-data" type="application/json">')
+    start = text.index(">", start) + 1
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+def float64s(field: str) -> list[float]:
+    """A page's base64 little-endian float64 array."""
+    raw = base64.b64decode(field)
+    return list(struct.unpack(f"<{len(raw) // 8}d", raw))
+
+
+def test_clearance_html_max_frames(browser: Any, panda: Path) -> None:
+    """--html-max-frames 50 on the 1,000-state path: 50 frames, among them the worst state and
+    the first state of every collision, with the CSV's clearance; the page plays in the browser."""
+    source = env_path("GJK_SOURCE_DIR")
+    page = panda / "panda_50.html"
+    run([str(env_path("GJK_CLEARANCE_EXE")),
+         "--urdf", str(env_path("GJK_SHARED_ROBOT_MODELS") / "panda/panda.urdf"),
+         "--scene", str(source / "robots/scenes/panda_cell.yaml"), "--path", str(panda / "path.csv"),
+         "--html", str(page), "--html-max-frames", "50", "--no-progress"])
+    with open(panda / "states.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    distance = [float(r["distance"]) for r in rows]
+    data = page_data(page)
+    assert data["runs"][0]["frames"] == 50
+    times = float64s(data["runs"][0]["times"])
+    frames = [next(i for i, r in enumerate(rows) if float(r["t"]) == t) for t in times]
+    assert frames == sorted(set(frames)) and frames[0] == 0 and frames[-1] == len(rows) - 1
+    onsets = [i for i, d in enumerate(distance) if d < 0 and (i == 0 or distance[i - 1] >= 0)]
+    worst = min(range(len(rows)), key=lambda i: distance[i])
+    assert onsets and set(onsets) | {worst} <= set(frames), (onsets, worst, frames)
+    assert float64s(data["runs"][0]["clearance"]) == [distance[i] for i in frames]
+    print(f"Panda page with 50 frames: {page.stat().st_size} bytes "
+          f"(1,000 frames: {(panda / 'panda.html').stat().st_size})")
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert browser.execute_script("return window.replay.runs[0].frames;") == 50
+    assert_not_blank(browser)
+
+
+def test_four_dof_html_max_frames(tmp_path: Path) -> None:
+    """The example's --html-max-frames: 100 frames per run, the k = 0 run keeps its collision
+    onset and its deepest instant, at the CSV's times."""
+    page = tmp_path / "four_dof_100.html"
+    run([str(env_path("GJK_FOUR_DOF_EXE")), "--no-plots", "-o", str(tmp_path),
+         "--html", str(page), "--html-max-frames", "100"])
+    data = page_data(page)
+    assert [(r["name"], r["frames"]) for r in data["runs"]] == [("k = -1", 100), ("k = 0", 100)]
+    with open(tmp_path / "four_dof_k0.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    times = float64s(data["runs"][1]["times"])
+    onset = next(float(r["t"]) for r in rows if float(r["min_distance"]) < 0)
+    assert onset in times, onset
+    assert times[0] == 0.0 and times[-1] == float(rows[-1]["t"])
+    # The deepest instant (the simulation's and the page's analyses agree to rounding; on the
+    # flat bottom of the dip they may pick neighbouring states, with the same clearance).
+    deepest = min(float(r["min_distance"]) for r in rows)
+    assert math.isclose(min(float64s(data["runs"][1]["clearance"])), deepest, abs_tol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python analysis's page (python3 -m libgjk.analysis --html)
+
+
+def test_python_analysis_page(browser: Any, tmp_path: Path) -> None:
+    """The sharded analysis of two four-DOF paths writes a page that loads and draws."""
+    python_path = os.environ.get("GJK_PYTHON_PATH", "")
+    if not python_path:
+        pytest.skip("the Python package is not built (GJK_BUILD_PYTHON=OFF)")
+    source = env_path("GJK_SOURCE_DIR")
+    paths = []
+    for k, end in enumerate(([0.0, 1.2, -2.6, -0.5], [0.5, 1.0, -2.1, 0.2])):
+        lines = ["t,joint1,joint2,joint3,joint4"]
+        for i in range(300):
+            s = i / 299
+            q = [a + s * (b - a) for a, b in zip([0.0, 1.5708, -2.618, -0.5236], end)]
+            lines.append(",".join(str(v) for v in [0.01 * i, *q]))
+        path = tmp_path / f"path{k}.csv"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    page = tmp_path / "analysis.html"
+    env = dict(os.environ, PYTHONPATH=python_path)
+    r = subprocess.run(["/usr/bin/python3", "-m", "libgjk.analysis",
+                        str(source / "robots/models/four_dof/four_dof_arm.urdf"),
+                        str(source / "robots/scenes/two_pyramids.yaml"), *paths,
+                        "--out", str(tmp_path / "res"), "--workers", "0", "--html", str(page)],
+                       capture_output=True, text=True, timeout=120, check=False, env=env)
+    assert r.returncode == 0, r.stderr
+    open_page(browser, page)
+    assert console_problems(browser) == []
+    assert browser.execute_script("return window.replay.runs;") == [
+        {"name": "path0", "frames": 300}, {"name": "path1", "frames": 300}]
+    assert_not_blank(browser)
+    assert console_problems(browser) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Snapshots for documents (scripts/replay_screenshot.py), and the example's frames picture
+
+
+def test_screenshot_grid(four_dof: Path, tmp_path: Path) -> None:
+    """--times: one row per run, one column per instant, each tile the drawn 3D view."""
+    source = env_path("GJK_SOURCE_DIR")
+    png = tmp_path / "grid.png"
+    r = run(["/usr/bin/python3", str(source / "scripts/replay_screenshot.py"),
+             str(four_dof / "four_dof.html"), str(png), "--times", "0,7,16.7", "--ghosts",
+             "--size", "800x500"])
+    assert r.stdout.strip() == f"wrote: {png}"
+    assert "page console" not in r.stderr, r.stderr
+    image = Image.open(png).convert("RGB")
+    assert image.size == (3 * (800 - 330), 2 * 500)  # the view: the window less the side panel
+    tile_w, tile_h = image.width // 3, image.height // 2
+    for row in range(2):
+        for col in range(3):
+            tile = image.crop((col * tile_w, row * tile_h, (col + 1) * tile_w, (row + 1) * tile_h))
+            assert len(set(tile.getdata())) > 200, f"tile {row}, {col} is blank"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.png"]
+
+
+def test_screenshot_without_chromium(four_dof: Path, tmp_path: Path) -> None:
+    """No browser: exit 4, saying what to install; the example says so too, keeps its CSVs and
+    clearance plots and exits 4 (an output it could not make)."""
+    source = env_path("GJK_SOURCE_DIR")
+    env = dict(os.environ, GJK_CHROMIUM=str(tmp_path / "no-chromium"))
+    r = subprocess.run(["/usr/bin/python3", str(source / "scripts/replay_screenshot.py"),
+                        str(four_dof / "four_dof.html"), str(tmp_path / "x.png")],
+                       capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert r.returncode == 4
+    assert f"no headless Chromium: {tmp_path / 'no-chromium'} is not installed" in r.stderr
+    assert "chromium-driver" in r.stderr
+    out = tmp_path / "example"
+    r = subprocess.run([str(env_path("GJK_FOUR_DOF_EXE")), "-o", str(out), "--no-compare"],
+                       capture_output=True, text=True, timeout=120, check=False, env=env)
+    assert r.returncode == 4, r.stderr
+    assert "four_dof_frames.png is not written. It needs headless Chromium" in r.stderr
+    assert sorted(p.name for p in out.iterdir()) == [
+        "four_dof_clearance.png", "four_dof_joints.png", "four_dof_k-1.csv"]
 
 
 def test_clearance_html_errors(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -312,3 +313,68 @@ TEST(ReplayWorld, ExactLinkMeshesAreDrawnAsTheirTriangles) {
 }
 
 }  // namespace
+
+// Decimation (--html-max-frames): at most N frames, the worst instant, every collision onset,
+// then the below-margin onsets and both ends, the rest evenly spread.
+TEST(ReplayDecimation, KeepsTheInstantsThatMatter) {
+  using gjk::replay::select_frames;
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> c(10000, 1.0);
+  for (size_t f = 0; f < c.size(); ++f) c[f] = 1.0 + 0.5 * std::sin(0.01 * static_cast<double>(f));
+  for (size_t f = 3001; f < 3010; ++f) c[f] = -0.01;  // a collision interval
+  c[3005] = -0.02;                                    // its deepest state, not its onset
+  c[7777] = -0.001;                                   // a one-state collision
+  for (size_t f = 5000; f < 5100; ++f) c[f] = 0.01;   // below the margin 0.05
+  c[9000] = inf;                                      // nothing measured
+
+  EXPECT_EQ(select_frames(c, 0).size(), c.size());  // 0: no limit
+  EXPECT_EQ(select_frames(c, c.size()).size(), c.size());
+  for (size_t n : {1u, 2u, 3u, 4u, 5u, 50u, 2000u}) {
+    const std::vector<size_t> kept = select_frames(c, n, 0.05);
+    ASSERT_EQ(kept.size(), n);  // exactly N when the run is longer
+    EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));
+    EXPECT_EQ(std::adjacent_find(kept.begin(), kept.end()), kept.end());  // no repeats
+    const auto has = [&](size_t f) { return std::count(kept.begin(), kept.end(), f) == 1; };
+    EXPECT_TRUE(has(3005)) << n;                          // the worst instant first
+    EXPECT_TRUE(n < 3 || (has(3001) && has(7777))) << n;  // every collision onset
+    EXPECT_TRUE(n < 4 || has(5000)) << n;                 // the below-margin onset
+    EXPECT_TRUE(n < 6 || (has(0) && has(c.size() - 1))) << n;
+  }
+  // The rest is spread: no gap much larger than the even one.
+  const std::vector<size_t> kept = select_frames(c, 100, 0.05);
+  for (size_t i = 1; i < kept.size(); ++i) EXPECT_LE(kept[i] - kept[i - 1], 2 * c.size() / 94);
+
+  // More collision onsets than room: those kept are spread over them.
+  std::vector<double> comb(1000, 0.5);
+  for (size_t f = 0; f < comb.size(); f += 2) comb[f] = -0.1 - 1e-6 * static_cast<double>(f);
+  const std::vector<size_t> few = select_frames(comb, 10);
+  ASSERT_EQ(few.size(), 10u);
+  EXPECT_EQ(few.back(), 998u);  // the worst (deepest) collision
+  EXPECT_EQ(few.front(), 0u);
+  for (size_t f : few) EXPECT_LT(comb[f], 0.0) << f;
+}
+
+TEST(ReplayDecimation, KeepFramesCopiesEachFramesSlice) {
+  gjk::replay::Run run;
+  run.name = "r";
+  for (int f = 0; f < 5; ++f) {
+    run.times.push_back(f);
+    for (int b = 0; b < 2 * 7; ++b) run.poses.push_back(static_cast<float>(100 * f + b));
+    for (int l = 0; l < 3; ++l) run.link_clearance.push_back(static_cast<float>(10 * f + l));
+    run.clearance.push_back(f - 1.0);
+    run.worst.insert(run.worst.end(), {f, -f});
+    for (int k = 0; k < 6; ++k) run.witness.push_back(static_cast<float>(f + 0.1 * k));
+  }
+  const gjk::replay::Run kept = gjk::replay::keep_frames(run, {1, 4});
+  EXPECT_EQ(kept.name, "r");
+  EXPECT_EQ(kept.times, (std::vector<double>{1, 4}));
+  ASSERT_EQ(kept.poses.size(), 28u);
+  EXPECT_EQ(kept.poses[0], 100.0f);
+  EXPECT_EQ(kept.poses[14], 400.0f);
+  EXPECT_EQ(kept.link_clearance, (std::vector<float>{10, 11, 12, 40, 41, 42}));
+  EXPECT_EQ(kept.clearance, (std::vector<double>{0, 3}));
+  EXPECT_EQ(kept.worst, (std::vector<std::int32_t>{1, -1, 4, -4}));
+  EXPECT_EQ(kept.witness[6], 4.0f);
+  EXPECT_THROW(gjk::replay::keep_frames(run, {1, 5}), std::invalid_argument);
+  EXPECT_THROW(gjk::replay::keep_frames(run, {2, 2}), std::invalid_argument);
+}

@@ -10,6 +10,7 @@
 #include "base_pose.hpp"
 #include "exit_codes.hpp"
 #include "link_meshes.hpp"
+#include "whole_number.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -65,8 +66,12 @@ REPLAY PAGE (--html)
   One self-contained HTML file (three.js inlined: opens offline, from file://) replaying the
   path in 3D: the link shapes as the engine sees them (hulls, or exact meshes with --link-meshes
   mesh), the obstacles, links coloured by their clearance, the worst pair's closest points, the
-  collision and below-margin instants on the timeline and a clearance plot. The page keeps every
-  state (about 300 bytes each for a 10-shape arm): meant for paths up to some 10,000 states.
+  collision and below-margin instants on the timeline and a clearance plot. A path longer than
+  --html-max-frames (default 2000; 0: no limit) is thinned to that many frames for the page,
+  keeping the worst-clearance state, the first state of every collision and of every stretch
+  below --margin, both ends, and states evenly spread over the rest (about 300 bytes a frame for
+  a 10-shape arm). The analysis and the CSVs still cover every state; the recording keeps every
+  state in memory until the end (some 300 bytes each).
 
   Both files are streamed (memory does not grow with the path), byte-identical for any --threads
   (every block of 256 states starts with fresh warm starts), and written atomically: to a
@@ -236,6 +241,12 @@ int run(int argc, char** argv) {
                  "write an interactive 3D replay of the path (one self-contained HTML page, see "
                  "below) to this file")
       ->type_name("FILE");
+  size_t html_max_frames = gjk::replay::kDefaultMaxFrames;
+  app.add_option("--html-max-frames", html_max_frames,
+                 "at most this many frames in the --html page (0: every state); see below")
+      ->capture_default_str()
+      ->check(gjk::tools::whole_number())
+      ->type_name("N");
   app.add_option("--threads", threads_text,
                  "worker threads (default: hardware concurrency; capped at what is useful)")
       ->capture_default_str()
@@ -445,8 +456,10 @@ int run(int argc, char** argv) {
                       std::filesystem::path(scene_file).filename().string());
       if (margin) replay.margin = *margin;
       replay.time_label = info.has_time ? info.time_column + " (s)" : "state";
-      replay.runs.push_back(
-          recorder->take_run(std::filesystem::path(path_file).filename().string()));
+      const gjk::replay::Run run =
+          recorder->take_run(std::filesystem::path(path_file).filename().string());
+      replay.runs.push_back(gjk::replay::keep_frames(
+          run, gjk::replay::select_frames(run.clearance, html_max_frames, replay.margin)));
       const std::string page = gjk::replay::replay_html(replay);
       html_out->stream().write(page.data(), static_cast<std::streamsize>(page.size()));
     }

@@ -17,6 +17,7 @@
 #include "number_list.hpp"
 #include "progress.hpp"
 #include "spawn.hpp"
+#include "whole_number.hpp"
 #include "written_files.hpp"
 
 #include <ompl/geometric/PathGeometric.h>
@@ -169,6 +170,14 @@ int main(int argc, char** argv) {
                  "also write an interactive 3D replay of the interpolated path (one "
                  "self-contained HTML page: open it in a browser, offline) to this file")
       ->type_name("FILE");
+  size_t html_max_frames = gjk::replay::kDefaultMaxFrames;
+  app.add_option("--html-max-frames", html_max_frames,
+                 "at most this many frames in the --html page (0: every profile state); a longer "
+                 "profile keeps its worst-clearance state, the first state of every collision "
+                 "and of every stretch below --margin, both ends and states evenly spread")
+      ->capture_default_str()
+      ->check(gjk::tools::whole_number())
+      ->type_name("N");
   app.add_flag("--progress,!--no-progress", progress,
                "progress line on stderr while planning, certifying and profiling (default: on "
                "when stderr is a terminal)");
@@ -465,7 +474,9 @@ int main(int argc, char** argv) {
       gjk::analysis::AnalysisOptions replay_options;
       replay_options.threads = 2;
       gjk::analysis::analyse(*world, recorder.source(), replay_options, &recorder);
-      replay.runs.push_back(recorder.take_run(planner_name));
+      const gjk::replay::Run run = recorder.take_run(planner_name);
+      replay.runs.push_back(gjk::replay::keep_frames(
+          run, gjk::replay::select_frames(run.clearance, html_max_frames, replay.margin)));
       gjk::replay::write_replay_html(html, replay);
     }
 

@@ -101,6 +101,23 @@ std::string replay_html(const Replay& replay);
 /// when complete): on error nothing is left under either name. Throws ReplayError naming `path`.
 void write_replay_html(const std::string& path, const Replay& replay);
 
+/// Default of the tools' --html-max-frames: a run of at most this many frames makes a page of
+/// at most about 1 MB of run data (some 300 bytes a frame for a 10-shape arm, plus three.js).
+constexpr size_t kDefaultMaxFrames = 2000;
+
+/// The frames to keep of a run whose per-frame clearance is `clearance` (+inf: none measured)
+/// when its page may hold at most `max_frames` frames (0: no limit). Increasing indices; all of
+/// them when the run fits. Otherwise, in this order of priority: the worst-clearance frame (the
+/// first one on ties), the first frame of every collision interval (clearance < 0), the first
+/// frame of every interval below `margin`, the first and last frames, then frames evenly spread
+/// over the rest. When the onsets of one kind do not all fit, those kept are evenly spread.
+std::vector<size_t> select_frames(const std::vector<double>& clearance, size_t max_frames,
+                                  double margin = -std::numeric_limits<double>::infinity());
+
+/// The run with only `frames` (increasing indices into it, as select_frames() gives), in order.
+/// Throws std::invalid_argument for an index out of range or out of order.
+Run keep_frames(const Run& run, const std::vector<size_t>& frames);
+
 /// Records a run from a clearance analysis: pass source() to gjk::analysis::analyse() instead of
 /// the path's own source, and this object as the sink; it forwards every block to `inner` (the
 /// CSV writer, or null), so the tool analyses the path once for both. The recorder asks for every
