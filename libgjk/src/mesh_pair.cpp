@@ -418,9 +418,28 @@ struct PairTraversal {
         });
       }
     } else {
-      descend(best, measure, hinted, hint_a, hint_b, [this](std::uint32_t i, std::uint32_t j) {
-        return lower_bound(node_a(i), node_b(j));
-      });
+      // Mesh against cells: depth first, nearer pair of children first. Best first opened 8 %
+      // fewer instructions' worth of pairs here but ran 10-20 % slower (the octree's 29,506
+      // cells: jumping between subtrees costs more in cache misses than it saves).
+      PairStack stack;
+      const double root = lower_bound(node_a(0), node_b(0));
+      if (root < best.distance) stack.push(0, 0, root);
+      while (!stack.empty()) {
+        const PairEntry e = stack.pop();
+        if (!(e.bound < best.distance)) continue;  // cannot beat the best pair
+        const Node& na = node_a(e.a);
+        const Node& nb = node_b(e.b);
+        if (na.leaf && nb.leaf) {
+          if (hinted && static_cast<int>(na.index) == hint_a &&
+              static_cast<int>(nb.index) == hint_b)
+            continue;  // measured first
+          measure(na.index, nb.index, best.distance);
+          if (best.distance == 0.0) break;  // touching: nothing is nearer
+          continue;
+        }
+        const double limit = best.distance;
+        push_children(stack, e.a, e.b, [limit](double bound) { return bound < limit; });
+      }
     }
     best.iterations = iterations;
     best.lower_bound = std::min(lower, best.distance);
