@@ -4,6 +4,7 @@
 #include "gjk/mesh.hpp"
 
 #include "pair_results.hpp"
+#include "rss.hpp"
 #include "triangle_core.hpp"
 
 #include <algorithm>
@@ -93,6 +94,22 @@ TriangleMesh TriangleMesh::from_triangles(std::vector<Vec3> vertices,
   mesh.vertices_ = std::move(vertices);
   mesh.triangles_ = std::move(triangles);
   mesh.tree_ = PrimitiveTree(boxes);
+  // Node volumes: a subtree is a contiguous run of nodes (depth-first), so each node's
+  // triangles are the leaves from it to the end of its right child's run.
+  const auto& nodes = mesh.tree_.nodes();
+  std::vector<std::uint32_t> end(nodes.size());
+  for (size_t i = nodes.size(); i-- > 0;)
+    end[i] = nodes[i].leaf ? static_cast<std::uint32_t>(i + 1) : end[nodes[i].index];
+  mesh.volumes_.resize(nodes.size());
+  std::vector<Vec3> points;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    points.clear();
+    for (size_t j = i; j < end[i]; ++j)
+      if (nodes[j].leaf)
+        for (const std::uint32_t k : mesh.triangles_[nodes[j].index])
+          points.push_back(mesh.vertices_[k]);
+    mesh.volumes_[i] = detail::fit_rss(points.data(), points.size());
+  }
   return mesh;
 }
 

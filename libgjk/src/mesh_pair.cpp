@@ -1,9 +1,10 @@
 // Queries between a triangle mesh and a second non-convex set, a triangle mesh or a box set
 // (issue 17 item 1): simultaneous descent of both primitive hierarchies (BVH-vs-BVH traversal in
 // the style of Larsen, Gottschalk, Lin and Manocha, "Fast proximity queries with swept sphere
-// volumes", 1999, here with AABBs carried across frames), nearer pair of children first and every
-// pair of subtrees pruned by the best distance so far; the convex loops (seed 000 Alg. 1-3) run
-// on the pairs of primitives that survive.
+// volumes", 1999, here with AABBs carried across frames), every pair of subtrees pruned by the
+// best distance so far; the convex loops (seed 000 Alg. 1-3) run on the pairs of primitives that
+// survive. Distance descends best first (smallest bound next); collision and threshold queries
+// depth first, nearer pair of children first (they stop at the first pair that decides).
 //
 // Bounding volumes: each tree keeps axis-aligned boxes in its own frame. A pair of nodes is
 // bounded below by the larger of two box gaps: B's box carried into A's frame (its centre moved,
@@ -14,10 +15,15 @@
 // node pairs than B's box carried into A's frame alone). At the leaves the primitives' own
 // boxes (triangle vertices moved into the other frame) and the gap between each triangle's
 // plane and the other primitive cut off most pairs before GJK runs (the plane gap: 3x fewer
-// GJK calls for a gripper above a terrain).
+// GJK calls for a gripper above a terrain). The distance between two meshes also bounds each
+// pair of nodes by their rectangle swept spheres (rss.hpp, built with the mesh), tried before
+// the boxes: a flat patch (a terrain's, a gripper's palm) fits a thin volume at any orientation,
+// where its box carried across frames grows with the rotation (issue 17 item 9, the hand above
+// the terrain, depth first: 3.6x fewer node pairs than with boxes alone, 7,900 -> 2,200).
 #include "gjk/mesh_pair.hpp"
 
 #include "pair_results.hpp"
+#include "rss.hpp"
 #include "triangle_core.hpp"
 
 #include <algorithm>
@@ -26,6 +32,7 @@
 #include <limits>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace gjk {
 namespace {
@@ -90,6 +97,68 @@ struct CellsB {
   const BoxSet& cells;
   size_t count() const { return cells.centres().size(); }
 };
+
+/// A node of the smaller mesh moved into the other mesh's frame for one distance query: its
+/// volume, and its box carried over (centre moved, half extents through |R|).
+struct CarriedNode {
+  RectangleSweptSphere volume;
+  Vec3 lower;
+  Vec3 upper;
+};
+
+/// Squared gap between two axis-aligned boxes, written out (Eigen's expression chains of
+/// 3-vectors were not all inlined in this hot loop).
+inline double gap2(const Vec3& lower_a, const Vec3& upper_a, const Vec3& lower_b,
+                   const Vec3& upper_b) {
+  double sum = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double g = std::max({0.0, lower_b[k] - upper_a[k], lower_a[k] - upper_b[k]});
+    sum += g * g;
+  }
+  return sum;
+}
+
+/// Squared gap between `fixed`'s box and `moved`'s box carried into fixed's frame by `frame`
+/// (moved's centre moved, its half extents through |R|): a box containing the moved node.
+inline double carried_gap2(const Node& fixed, const Node& moved, const detail::PairFrame& frame,
+                           const Eigen::Matrix3d& abs_rotation) {
+  double c[3], h[3];
+  for (int k = 0; k < 3; ++k) {
+    c[k] = 0.5 * (moved.lower[k] + moved.upper[k]);
+    h[k] = 0.5 * (moved.upper[k] - moved.lower[k]);
+  }
+  double sum = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    const double centre = frame.rotation(k, 0) * c[0] + frame.rotation(k, 1) * c[1] +
+                          frame.rotation(k, 2) * c[2] + frame.translation[k];
+    const double half =
+        abs_rotation(k, 0) * h[0] + abs_rotation(k, 1) * h[1] + abs_rotation(k, 2) * h[2];
+    const double g =
+        std::max({0.0, centre - half - fixed.upper[k], fixed.lower[k] - centre - half});
+    sum += g * g;
+  }
+  return sum;
+}
+
+/// Per-thread buffer for the carried nodes, so repeated queries do not allocate.
+std::vector<CarriedNode>& carried_buffer() {
+  static thread_local std::vector<CarriedNode> buffer;
+  return buffer;
+}
+
+void carry_nodes(const PrimitiveTree& tree, const std::vector<RectangleSweptSphere>& volumes,
+                 const detail::PairFrame& frame, const Eigen::Matrix3d& abs_rotation,
+                 std::vector<CarriedNode>& out) {
+  const auto& nodes = tree.nodes();
+  out.resize(nodes.size());
+  for (size_t k = 0; k < nodes.size(); ++k) {
+    const Vec3 centre =
+        frame.rotation * (0.5 * (nodes[k].lower + nodes[k].upper)) + frame.translation;
+    const Vec3 half = abs_rotation * (0.5 * (nodes[k].upper - nodes[k].lower));
+    out[k] = CarriedNode{detail::carry(volumes[k], frame.rotation, frame.translation),
+                         centre - half, centre + half};
+  }
+}
 
 /// Everything a traversal needs: both sets, both trees and the two relative frames.
 template <class SetB>
@@ -238,6 +307,65 @@ struct PairTraversal {
     return true;
   }
 
+  /// The distance descent, best first: the pair with the smallest bound is opened next (a
+  /// binary heap), so no pair whose bound exceeds the answer is ever opened, and the first
+  /// pair popped at or beyond the best distance ends the search. `bound(i, j)` is a lower bound
+  /// on the distance between nodes i of A and j of B. Measured against depth first with the
+  /// nearer child first: 2.3x fewer node pairs on a Panda link by the shelf (443 -> 190 per
+  /// query, GJK calls 100 -> 23), 1.5x on the hand above the terrain (2,190 -> 1,490).
+  template <class Measure, class Bound>
+  void descend(const DistanceResult& best, Measure&& measure, bool hinted, int hint_a, int hint_b,
+               Bound&& bound) const {
+    static thread_local std::vector<PairEntry> heap;  // kept: no allocation once grown
+    heap.clear();
+    const auto later = [](const PairEntry& x, const PairEntry& y) { return x.bound > y.bound; };
+    const auto push = [&later](const PairEntry& p) {
+      heap.push_back(p);
+      std::push_heap(heap.begin(), heap.end(), later);
+    };
+    PairEntry e{0, 0, bound(0, 0)};
+    bool have = e.bound < best.distance;  // e: the pair to open next, held out of the heap
+    while (have || !heap.empty()) {
+      if (!have) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        e = heap.back();
+        heap.pop_back();
+      }
+      have = false;
+      if (!(e.bound < best.distance)) break;  // every other pair is farther still
+      const Node& na = node_a(e.a);
+      const Node& nb = node_b(e.b);
+      if (na.leaf && nb.leaf) {
+        if (hinted && static_cast<int>(na.index) == hint_a && static_cast<int>(nb.index) == hint_b)
+          continue;  // measured first
+        measure(na.index, nb.index, best.distance);
+        if (best.distance == 0.0) break;  // touching: nothing is nearer
+        continue;
+      }
+      std::uint32_t a1 = e.a, a2 = e.a, b1 = e.b, b2 = e.b;
+      if (open_a(na, nb)) {
+        a1 = e.a + 1;
+        a2 = na.index;
+      } else {
+        b1 = e.b + 1;
+        b2 = nb.index;
+      }
+      PairEntry near{a1, b1, bound(a1, b1)};
+      PairEntry far{a2, b2, bound(a2, b2)};
+      if (far.bound < near.bound) std::swap(near, far);
+      if (far.bound < best.distance) push(far);
+      if (!(near.bound < best.distance)) continue;
+      // The nearer child is opened next without a trip through the heap when nothing there is
+      // nearer (most steps of a descent): half the heap operations, same order.
+      if (heap.empty() || !(heap.front().bound < near.bound)) {
+        e = near;
+        have = true;
+      } else {
+        push(near);
+      }
+    }
+  }
+
   DistanceResult distance(MeshPairHit* hit, double max_distance) const {
     DistanceResult best;
     best.distance = max_distance;  // only pairs nearer than this are of interest
@@ -266,23 +394,62 @@ struct PairTraversal {
                         hint_b >= 0 && static_cast<size_t>(hint_b) < b.count();
     if (hinted)
       measure(static_cast<std::uint32_t>(hint_a), static_cast<std::uint32_t>(hint_b), kInf);
-    PairStack stack;
-    const double root = lower_bound(node_a(0), node_b(0));
-    if (root < best.distance) stack.push(0, 0, root);
-    while (!stack.empty()) {
-      const PairEntry e = stack.pop();
-      if (!(e.bound < best.distance)) continue;  // cannot beat the best pair
-      const Node& na = node_a(e.a);
-      const Node& nb = node_b(e.b);
-      if (na.leaf && nb.leaf) {
-        if (hinted && static_cast<int>(na.index) == hint_a && static_cast<int>(nb.index) == hint_b)
-          continue;  // measured first
-        measure(na.index, nb.index, best.distance);
-        if (best.distance == 0.0) break;  // touching: nothing is nearer
-        continue;
+    if constexpr (std::is_same_v<SetB, MeshB>) {
+      // Two meshes: oriented volumes first (far sharper on flat patches), then the boxes (sharper
+      // on boxy parts: a shelf's boards), each only while the pair is not yet pruned. The smaller
+      // tree's volumes and boxes are carried into the other's frame once per query, not once per
+      // pair of nodes.
+      const auto& va = a.node_volumes();
+      const auto& vb = b.mesh.node_volumes();
+      std::vector<CarriedNode>& carried = carried_buffer();
+      if (va.size() <= vb.size()) {
+        carry_nodes(tree_a, va, ba, abs_ba, carried);
+        descend(best, measure, hinted, hint_a, hint_b, [&](std::uint32_t i, std::uint32_t j) {
+          const CarriedNode& x = carried[i];
+          const double r = detail::rss_lower_bound(x.volume, vb[j], best.distance);
+          if (!(r < best.distance)) return r;
+          const Node& na = node_a(i);
+          const Node& nb = node_b(j);
+          const double in_b = gap2(x.lower, x.upper, nb.lower, nb.upper);
+          const double in_a = carried_gap2(na, nb, ab, abs_ab);
+          return std::max(r, std::sqrt(std::max(in_a, in_b)));
+        });
+      } else {
+        carry_nodes(tree_b, vb, ab, abs_ab, carried);
+        descend(best, measure, hinted, hint_a, hint_b, [&](std::uint32_t i, std::uint32_t j) {
+          const CarriedNode& y = carried[j];
+          const double r = detail::rss_lower_bound(y.volume, va[i], best.distance);
+          if (!(r < best.distance)) return r;
+          const Node& na = node_a(i);
+          const Node& nb = node_b(j);
+          const double in_a = gap2(na.lower, na.upper, y.lower, y.upper);
+          const double in_b = carried_gap2(nb, na, ba, abs_ba);
+          return std::max(r, std::sqrt(std::max(in_a, in_b)));
+        });
       }
-      const double limit = best.distance;
-      push_children(stack, e.a, e.b, [limit](double bound) { return bound < limit; });
+    } else {
+      // Mesh against cells: depth first, nearer pair of children first. Best first opened 8 %
+      // fewer instructions' worth of pairs here but ran 10-20 % slower (the octree's 29,506
+      // cells: jumping between subtrees costs more in cache misses than it saves).
+      PairStack stack;
+      const double root = lower_bound(node_a(0), node_b(0));
+      if (root < best.distance) stack.push(0, 0, root);
+      while (!stack.empty()) {
+        const PairEntry e = stack.pop();
+        if (!(e.bound < best.distance)) continue;  // cannot beat the best pair
+        const Node& na = node_a(e.a);
+        const Node& nb = node_b(e.b);
+        if (na.leaf && nb.leaf) {
+          if (hinted && static_cast<int>(na.index) == hint_a &&
+              static_cast<int>(nb.index) == hint_b)
+            continue;  // measured first
+          measure(na.index, nb.index, best.distance);
+          if (best.distance == 0.0) break;  // touching: nothing is nearer
+          continue;
+        }
+        const double limit = best.distance;
+        push_children(stack, e.a, e.b, [limit](double bound) { return bound < limit; });
+      }
     }
     best.iterations = iterations;
     best.lower_bound = std::min(lower, best.distance);

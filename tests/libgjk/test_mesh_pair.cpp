@@ -5,13 +5,16 @@
 // the separating-axis candidates (the facet normals of the Minkowski difference). Thousands of
 // random poses: far, near, touching at a vertex, overlapping, one mesh inside the other's box,
 // coplanar faces touching, zero-area triangles, closed meshes (tessellated sphere and box, the
-// shelf of robots/scenes) and open ones (terrain, triangle soup), and the swapped call.
+// shelf of robots/scenes) and open ones (terrain, triangle soup), and the swapped call. The
+// node volumes of the distance descent (rectangle swept spheres) are checked on their own: each
+// contains its node's triangles, and their pair bound never exceeds the brute-force distance.
 #include <gtest/gtest.h>
 
 #include "datasets.hpp"
 #include "reference.hpp"
 
 #include "gjk/mesh_pair.hpp"
+#include "rss.hpp"  // libgjk/src: the node volumes' bound, tested against brute force
 
 #include <algorithm>
 #include <cmath>
@@ -682,6 +685,153 @@ TEST(MeshCellQueries, EqualBruteForceOverEveryTriangleAndCell) {
   }
   EXPECT_GT(counts.apart, 100 * case_fraction());
   EXPECT_GT(counts.overlapping, 100 * case_fraction());
+}
+
+// ---- Node volumes (rectangle swept spheres) of the distance descent ---------------------------
+
+/// The triangles under each node of a mesh's tree (a subtree is a contiguous run of nodes).
+std::vector<std::vector<std::uint32_t>> node_triangles(const TriangleMesh& m) {
+  const auto& nodes = m.tree().nodes();
+  std::vector<std::uint32_t> end(nodes.size());
+  for (size_t i = nodes.size(); i-- > 0;)
+    end[i] = nodes[i].leaf ? static_cast<std::uint32_t>(i + 1) : end[nodes[i].index];
+  std::vector<std::vector<std::uint32_t>> out(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (size_t j = i; j < end[i]; ++j)
+      if (nodes[j].leaf) out[i].push_back(nodes[j].index);
+  return out;
+}
+
+/// Distance from p to the volume's rectangle, from its coordinates in the volume's frame.
+double distance_to_rectangle(const gjk::RectangleSweptSphere& v, const Vec3& p) {
+  const Vec3 x = v.axes.transpose() * (p - v.centre);
+  const double du = std::max(0.0, std::abs(x.x()) - v.half_u);
+  const double dv = std::max(0.0, std::abs(x.y()) - v.half_v);
+  return std::sqrt(du * du + dv * dv + x.z() * x.z());
+}
+
+TEST(MeshNodeVolumes, ContainEveryTriangleOfTheirNode) {
+  Rng rng(91);
+  const std::vector<TriangleMesh> meshes = {
+      uv_sphere(0.45, 6, 8), box_surface(Vec3(0.6, 0.4, 0.3), 2), terrain(6, 0.25, 0.8),
+      soup(rng, 40), read_stl(GJK_SHELF_STL)};
+  for (size_t m = 0; m < meshes.size(); ++m) {
+    const TriangleMesh& mesh = meshes[m];
+    const auto& volumes = mesh.node_volumes();
+    ASSERT_EQ(volumes.size(), mesh.tree().nodes().size());
+    const auto under = node_triangles(mesh);
+    for (size_t i = 0; i < volumes.size(); ++i) {
+      const auto& v = volumes[i];
+      // Orthonormal axes: the bound projects on them as on a rotation's.
+      ASSERT_LT((v.axes.transpose() * v.axes - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff(),
+                1e-14)
+          << "mesh " << m << " node " << i;
+      for (const std::uint32_t t : under[i])
+        for (const std::uint32_t k : mesh.triangles()[t]) {
+          ASSERT_LE(distance_to_rectangle(v, mesh.vertices()[k]), v.radius)
+              << "mesh " << m << " node " << i << " triangle " << t;
+        }
+    }
+    // Leaves are single triangles: flat, so their radius is only the padding.
+    for (size_t i = 0; i < volumes.size(); ++i)
+      if (mesh.tree().nodes()[i].leaf) {
+        EXPECT_LT(volumes[i].radius, 1e-9) << "mesh " << m << " leaf " << i;
+      }
+  }
+}
+
+TEST(MeshNodeVolumes, PairBoundNeverExceedsTheDistanceOfTheNodesTriangles) {
+  // Random pairs of nodes (one per mesh) under random poses, far, near, touching at a vertex
+  // and overlapping: the bound of the two volumes (each carried to the world frame, as the
+  // descent carries one into the other's frame) against the least distance over every pair of
+  // their triangles (engine-free), and with a limit (the early exit must stay a lower bound).
+  Rng rng(4242);
+  const TriangleMesh sphere = uv_sphere(0.45, 6, 8);
+  const TriangleMesh cube = box_surface(Vec3(0.6, 0.4, 0.3), 2);
+  const TriangleMesh hills = terrain(6, 0.25, 0.8);
+  const TriangleMesh junk = soup(rng, 40);
+  const TriangleMesh shelf = read_stl(GJK_SHELF_STL);
+  const std::vector<std::pair<const TriangleMesh*, const TriangleMesh*>> pairs = {
+      {&sphere, &cube}, {&hills, &sphere}, {&cube, &hills}, {&junk, &sphere},
+      {&hills, &junk},  {&cube, &cube},    {&shelf, &cube}};
+  const int trials = case_count(300, 20);
+  int checked = 0, touching = 0, sharp = 0;
+  for (size_t m = 0; m < pairs.size(); ++m) {
+    const TriangleMesh& a = *pairs[m].first;
+    const TriangleMesh& b = *pairs[m].second;
+    const auto under_a = node_triangles(a);
+    const auto under_b = node_triangles(b);
+    const int last_a = static_cast<int>(under_a.size()) - 1;
+    const int last_b = static_cast<int>(under_b.size()) - 1;
+    for (int trial = 0; trial < trials; ++trial) {
+      const Pose pa = trial % 3 == 0 ? Pose::Identity() : random_pose(rng, 2.0);
+      const Pose pb = sample_pose_b(rng, trial % 4, a, pa, b);
+      for (int k = 0; k < 4; ++k) {
+        // Small subtrees and large alike: uniform over nodes, and the roots for the poses that
+        // touch at a vertex or put B inside A's box (kinds 1 and 2 of sample_pose_b).
+        const bool roots = k == 0 && (trial % 4 == 1 || trial % 4 == 2);
+        const auto i = static_cast<size_t>(roots ? 0 : rng.uniform_int(0, last_a));
+        const auto j = static_cast<size_t>(roots ? 0 : rng.uniform_int(0, last_b));
+        double d = kInf;
+        for (const std::uint32_t ta : under_a[i])
+          for (const std::uint32_t tb : under_b[j])
+            d = std::min(d,
+                         triangle_distance(world_triangle(a, pa, ta), world_triangle(b, pb, tb)));
+        const auto va = gjk::detail::carry(a.node_volumes()[i], pa.linear(), pa.translation());
+        const auto vb = gjk::detail::carry(b.node_volumes()[j], pb.linear(), pb.translation());
+        const double bound = gjk::detail::rss_lower_bound(va, vb);
+        ASSERT_LE(bound, d) << "pair " << m << " trial " << trial << " nodes " << i << ", " << j;
+        ASSERT_NEAR(bound, gjk::detail::rss_lower_bound(vb, va), 1e-12);  // either way round
+        const double limit = rng.uniform(0.0, 2.0 * d + 0.1);
+        ASSERT_LE(gjk::detail::rss_lower_bound(va, vb, limit), d)
+            << "pair " << m << " trial " << trial << " limit " << limit;
+        ASSERT_GE(bound, 0.0);
+        ++checked;
+        touching += d == 0.0 ? 1 : 0;
+        sharp += d > 0.0 && bound > 0.5 * d ? 1 : 0;
+      }
+    }
+  }
+  // Every side of contact, and a bound that is not trivially 0.
+  RecordProperty("node_pairs", checked);
+  RecordProperty("touching", touching);
+  RecordProperty("bound_above_half", sharp);
+  EXPECT_GT(checked, 8000 * case_fraction());  // 7 x 300 x 4
+  EXPECT_GT(touching, 500 * case_fraction());
+  EXPECT_GT(sharp, 1000 * case_fraction());
+}
+
+TEST(MeshNodeVolumes, FlatAndDegenerateSetsFitTightly) {
+  // Coplanar triangles (a flat patch at any orientation), collinear points (zero-area
+  // triangles on one line) and a single repeated point: the fit must stay finite and
+  // orthonormal, flat sets must get a radius of only the padding.
+  Rng rng(7);
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::Matrix3d r = rng.rotation();
+    const Vec3 t = rng.uniform(-3.0, 3.0) * rng.unit_vector();
+    std::vector<Vec3> flat, line;
+    for (int k = 0; k < 12; ++k) {
+      flat.push_back(r * Vec3(rng.uniform(-1.0, 1.0), rng.uniform(-0.2, 0.2), 0.0) + t);
+      line.push_back(r * Vec3(rng.uniform(-1.0, 1.0), 0.0, 0.0) + t);
+    }
+    std::vector<Vec3> point(5, t);
+    for (const std::vector<Vec3>* set : {&flat, &line, &point}) {
+      const auto v = gjk::detail::fit_rss(set->data(), set->size());
+      ASSERT_TRUE(v.axes.allFinite() && v.centre.allFinite());
+      ASSERT_LT((v.axes.transpose() * v.axes - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff(),
+                1e-14);
+      EXPECT_LT(v.radius, 1e-9) << "trial " << trial;
+      for (const Vec3& p : *set) {
+        ASSERT_LE(distance_to_rectangle(v, p), v.radius) << "trial " << trial;
+      }
+    }
+    // Two parallel flat patches: the bound is their gap, exactly up to rounding.
+    std::vector<Vec3> above;
+    for (const Vec3& p : flat) above.push_back(p + 0.3 * r.col(2));
+    const auto lower = gjk::detail::fit_rss(flat.data(), flat.size());
+    const auto upper = gjk::detail::fit_rss(above.data(), above.size());
+    EXPECT_NEAR(gjk::detail::rss_lower_bound(lower, upper), 0.3, 1e-9) << "trial " << trial;
+  }
 }
 
 TEST(MeshPairQueries, BadPosesAreInvalidInput) {

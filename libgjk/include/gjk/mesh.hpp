@@ -48,6 +48,18 @@ class PrimitiveTree {
   std::vector<Node> nodes_;
 };
 
+/// Oriented node volume of a TriangleMesh (issue 17 item 9): a rectangle swept by a sphere, i.e.
+/// every point within `radius` of the rectangle centred at `centre` with half lengths `half_u`,
+/// `half_v` along the first two columns of `axes` (orthonormal; the third is its normal). Used
+/// by the mesh-vs-mesh distance descent, where flat patches fit far tighter than in boxes.
+struct alignas(64) RectangleSweptSphere {
+  Eigen::Matrix3d axes = Eigen::Matrix3d::Identity();  ///< columns: u, v, normal
+  Vec3 centre = Vec3::Zero();                          ///< the rectangle's centre
+  double half_u = 0.0;                                 ///< half length along u
+  double half_v = 0.0;                                 ///< half length along v
+  double radius = 0.0;                                 ///< the swept sphere's radius
+};
+
 /// A triangle mesh in its own frame; a surface, open or closed, any topology.
 class TriangleMesh {
  public:
@@ -65,11 +77,14 @@ class TriangleMesh {
   Aabb local_bounds() const { return tree_.bounds(); }
   /// The hierarchy over the triangles.
   const PrimitiveTree& tree() const { return tree_; }
+  /// One volume per node of tree() (same order), each containing the node's triangles.
+  const std::vector<RectangleSweptSphere>& node_volumes() const { return volumes_; }
 
  private:
   std::vector<Vec3> vertices_;
   std::vector<std::array<std::uint32_t, 3>> triangles_;
   PrimitiveTree tree_;
+  std::vector<RectangleSweptSphere> volumes_;
 };
 
 /// Solid axis-aligned boxes (in the set's frame), e.g. the occupied cells of an octree.
