@@ -9,6 +9,7 @@
 #include "reference.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
@@ -98,6 +99,54 @@ TEST(PeerIssues, Fcl493BoxBoxKissingContact) {
     EXPECT_NEAR(d.distance, std::max(exact, 0.0), 1e-14);
     EXPECT_LE(d.lower_bound, std::max(exact, 0.0) + 1e-15);
   }
+}
+
+// FCL #495 "EPA failure - disagreement between EPA and GJK for kissing contact": 0.25 cubes
+// stacked with an explicit separation of about machine epsilon; FCL's GJK called them touching,
+// its EPA separated, and it threw. The thread's first pose (rotation and box verbatim below);
+// FCL's own regression test for #493/#495 (test_fcl_signed_distance.cpp,
+// test_distance_box_box_regression_tilted_kissing_contact) generalises it with that rotation:
+// cubes of side 0.01 .. 1000, B on A's +y face at separations -1e-15 .. 1e-15 (times the side
+// above 1). Same here, against the analytic signed distance of the placed boxes.
+TEST(PeerIssues, Fcl495TiltedStackedCubesAtEpsilonSeparation) {
+  const Mat3 r =
+      rotation((Mat3() << 0.94096063217417758029, 0.29296840037289501035, 0.16959541586174811667,
+                -0.23569836841299879326, 0.92661523595848427348, -0.29296840037289506586,
+                -0.2429801799032638987, 0.23569836841299884878, 0.94096063217417758029)
+                   .finished());
+  int checked = 0;
+  for (const double side : {0.01, 0.25, 0.5, 10.0, 1000.0}) {
+    const Vec3 h = Vec3::Constant(side / 2);
+    const Vec3 ta(0, 0, 5 * side);
+    // Rounding of the placement (coordinates up to ~6 sides) and of the answers.
+    const double tol = 32 * DBL_EPSILON * 6 * side;
+    for (const double separation : {-1e-15, -2.5e-16, -1e-16, 0.0, 1e-16, 2.5e-16, 1e-15}) {
+      const Vec3 tb = ta + r * Vec3(0, side + separation * std::max(1.0, side), 0);
+      const double exact = aligned_boxes_signed_distance(h, h, r, ta, tb);
+      for (const bool hulls : {false, true}) {
+        const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(h))) : Shape(Box{h});
+        const Shape b = a;
+        for (const SimplexSolver s : kSolvers) {
+          const gjk::SignedDistanceResult sd =
+              gjk::signed_distance(a, make_pose(r, ta), b, make_pose(r, tb), opts(s));
+          EXPECT_NEAR(sd.signed_distance, exact, tol)
+              << "side " << side << " separation " << separation << ' ' << gjk::to_string(s);
+          EXPECT_TRUE(sd.normal.allFinite() && sd.point_on_a.allFinite() &&
+                      sd.point_on_b.allFinite());
+          const gjk::PenetrationResult p =
+              gjk::penetration(a, make_pose(r, ta), b, make_pose(r, tb), opts(s));
+          EXPECT_TRUE(finite(p));
+          EXPECT_LE(p.depth, std::max(-exact, 0.0) + tol);
+          const gjk::DistanceResult d =
+              gjk::distance(a, make_pose(r, ta), b, make_pose(r, tb), opts(s));
+          EXPECT_NEAR(d.distance, std::max(exact, 0.0), tol);
+          EXPECT_LE(d.lower_bound, std::max(exact, 0.0) + tol);
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 5 * 7 * 2 * 3);
 }
 
 // FCL #545 "Normal and penetration depth in convex collision": a unit cube at the origin and a
