@@ -71,44 +71,64 @@ inline RectangleSweptSphere carry(const RectangleSweptSphere& r, const Eigen::Ma
   return out;
 }
 
-/// Lower bound on the distance between two volumes given in one frame. Each rectangle is set
-/// against the other's box in its own frame (the other rectangle's extent along its axes): the
-/// gap between a rectangle and a box containing the other rectangle is at most the rectangles'
-/// distance; the larger of the two gaps, minus both radii, bounds the volumes' distance. Exact
-/// when the rectangles are parallel, sharp when one lies beyond the other's plane (a link above
-/// a floor), and a few dot products cheaper than the rectangles' exact distance. b's frame is
-/// tried first and a's only while the bound is below `limit` (b is the larger mesh's node in
-/// the descent, whose flat patches separate most pairs).
+/// Lower bound on the distance between two volumes given in one frame: separating axes. Each
+/// rectangle is set against the other's box in its own frame (the other rectangle's extent
+/// along its axes): the gap between a rectangle and a box containing the other rectangle is at
+/// most the rectangles' distance. Then the four cross products of an in-plane axis of one with
+/// an in-plane axis of the other (where two edges are the closest features, the distance is
+/// along one of them). The largest of these gaps, minus both radii, bounds the volumes'
+/// distance: exact when the rectangles are parallel or their closest features are a vertex and
+/// a face or two edges. Each stage runs only while the bound is below `limit`, and one axis's
+/// gap beyond `limit` ends it (b's normal first: the axis that separates flat patches).
 inline double rss_lower_bound(const RectangleSweptSphere& a, const RectangleSweptSphere& b,
                               double limit = std::numeric_limits<double>::infinity()) {
   const Vec3 c = b.centre - a.centre;
   const Vec3 au = a.axes.col(0), av = a.axes.col(1), an = a.axes.col(2);
   const double radii = a.radius + b.radius;
+  const double axis_limit = limit + radii;  // a gap on one axis at least this prunes the pair
   // In b's frame: b's rectangle is [-half_u, half_u] x [-half_v, half_v] x {0}; a's rectangle
   // reaches |a.u . b_j| half_u + |a.v . b_j| half_v from its centre along b's axis j.
   double mu[3], mv[3];
   double gap_b = 0.0;
   const double hb[3] = {b.half_u, b.half_v, 0.0};
-  for (int j = 0; j < 3; ++j) {
+  for (int j = 2; j >= 0; --j) {
     const Vec3 bj = b.axes.col(j);
     mu[j] = au.dot(bj);
     mv[j] = av.dot(bj);
     const double reach = std::abs(mu[j]) * a.half_u + std::abs(mv[j]) * a.half_v + hb[j];
-    const double g = std::max(0.0, std::abs(bj.dot(c)) - reach);
-    gap_b += g * g;
+    const double g = std::abs(bj.dot(c)) - reach;
+    if (g > 0.0) {
+      if (!(g < axis_limit)) return g - radii;
+      gap_b += g * g;
+    }
   }
-  const double bound_b = std::sqrt(gap_b) - radii;
-  if (!(bound_b < limit)) return bound_b;
+  double separation = std::sqrt(gap_b);
+  if (!(separation < axis_limit)) return separation - radii;
   // In a's frame, with b's rectangle reaching |b.u . a_i| half_u + |b.v . a_i| half_v.
   const double nu = an.dot(b.axes.col(0)), nv = an.dot(b.axes.col(1));
+  const double cu = au.dot(c), cv = av.dot(c), cn = an.dot(c);
+  const double reach_n = std::abs(nu) * b.half_u + std::abs(nv) * b.half_v;
+  const double gn = std::max(0.0, std::abs(cn) - reach_n);
+  if (!(gn < axis_limit)) return gn - radii;
   const double reach_u = std::abs(mu[0]) * b.half_u + std::abs(mu[1]) * b.half_v + a.half_u;
   const double reach_v = std::abs(mv[0]) * b.half_u + std::abs(mv[1]) * b.half_v + a.half_v;
-  const double reach_n = std::abs(nu) * b.half_u + std::abs(nv) * b.half_v;
-  const double gu = std::max(0.0, std::abs(au.dot(c)) - reach_u);
-  const double gv = std::max(0.0, std::abs(av.dot(c)) - reach_v);
-  const double gn = std::max(0.0, std::abs(an.dot(c)) - reach_n);
-  const double gap_a = gu * gu + gv * gv + gn * gn;
-  return std::max(0.0, std::sqrt(std::max(gap_a, gap_b)) - radii);
+  const double gu = std::max(0.0, std::abs(cu) - reach_u);
+  const double gv = std::max(0.0, std::abs(cv) - reach_v);
+  separation = std::max(separation, std::sqrt(gu * gu + gv * gv + gn * gn));
+  if (!(separation < axis_limit)) return separation - radii;
+  // Edge-edge axes w = a_i x b_j, in a's frame (b.u there is (mu0, mv0, nu), b.v is (mu1, mv1,
+  // nv)); along w each rectangle reaches only along its other in-plane axis, by the triple
+  // products below (e.g. a.v . (a.u x b.u) = -b.u . a.n).
+  const double mu2 = std::abs(mu[2]), mv2 = std::abs(mv[2]), anu = std::abs(nu), anv = std::abs(nv);
+  const auto cross_gap = [&separation](double centre, double reach, double length2) {
+    const double g = std::abs(centre) - reach;
+    if (g > 0.0 && length2 > 1e-12) separation = std::max(separation, g / std::sqrt(length2));
+  };
+  cross_gap(mv[0] * cn - nu * cv, anu * a.half_v + mu2 * b.half_v, nu * nu + mv[0] * mv[0]);
+  cross_gap(mv[1] * cn - nv * cv, anv * a.half_v + mu2 * b.half_u, nv * nv + mv[1] * mv[1]);
+  cross_gap(nu * cu - mu[0] * cn, anu * a.half_u + mv2 * b.half_v, nu * nu + mu[0] * mu[0]);
+  cross_gap(nv * cu - mu[1] * cn, anv * a.half_u + mv2 * b.half_u, nv * nv + mu[1] * mu[1]);
+  return std::max(0.0, separation - radii);
 }
 
 }  // namespace gjk::detail

@@ -834,6 +834,42 @@ TEST(MeshNodeVolumes, FlatAndDegenerateSetsFitTightly) {
   }
 }
 
+TEST(MeshNodeVolumes, CrossedEdgesBoundIsTheirDistance) {
+  // Two flat rectangles whose nearest features are two crossing edges (the rectangles lie on
+  // either side of the slab between the edges' lines), at any orientation: the distance is the
+  // edges' gap D, along the cross product of their directions, and no face axis of either
+  // rectangle sees all of it. The bound must find it (the edge-edge axes), and never exceed it.
+  Rng rng(15);
+  int sharp = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Vec3 d1 = rng.unit_vector();
+    Vec3 d2 = rng.unit_vector();
+    if (d1.cross(d2).norm() < 0.2) continue;  // near parallel: a face axis decides
+    const Vec3 n = d1.cross(d2).normalized();
+    const double gap = rng.log_uniform(1e-3, 1.0);
+    const Vec3 origin = rng.uniform(-3.0, 3.0) * rng.unit_vector();
+    // Each rectangle spreads from its edge away from the other (a positive share of -n / +n).
+    const Vec3 e1 =
+        (-rng.uniform(0.2, 1.0) * n + rng.uniform(-1.0, 1.0) * n.cross(d1)).normalized();
+    const Vec3 e2 = (rng.uniform(0.2, 1.0) * n + rng.uniform(-1.0, 1.0) * n.cross(d2)).normalized();
+    const double l1 = rng.uniform(0.1, 1.0), l2 = rng.uniform(0.1, 1.0);
+    const double w1 = rng.uniform(0.05, 1.0), w2 = rng.uniform(0.05, 1.0);
+    const Vec3 p = origin - rng.uniform(-0.9, 0.9) * l1 * d1;  // edges cross inside both
+    const Vec3 q = origin + gap * n - rng.uniform(-0.9, 0.9) * l2 * d2;
+    const std::vector<Vec3> a = {p - l1 * d1, p + l1 * d1, p - l1 * d1 + w1 * e1,
+                                 p + l1 * d1 + w1 * e1};
+    const std::vector<Vec3> b = {q - l2 * d2, q + l2 * d2, q - l2 * d2 + w2 * e2,
+                                 q + l2 * d2 + w2 * e2};
+    const auto va = gjk::detail::fit_rss(a.data(), a.size());
+    const auto vb = gjk::detail::fit_rss(b.data(), b.size());
+    const double bound = gjk::detail::rss_lower_bound(va, vb);
+    ASSERT_LE(bound, gap * (1.0 + 1e-12)) << "trial " << trial;
+    EXPECT_GE(bound, gap - 1e-9) << "trial " << trial;
+    ++sharp;
+  }
+  EXPECT_GT(sharp, 1500);
+}
+
 TEST(MeshPairQueries, BadPosesAreInvalidInput) {
   const TriangleMesh square = terrain(2, 0.0);
   const BoxSet cells = BoxSet::from_boxes({Vec3::Zero()}, {Vec3::Constant(0.5)});
