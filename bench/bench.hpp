@@ -131,6 +131,8 @@ void check_mesh();
 /// The collision world vs FCL's broadphase: N random boxes and the Panda cell (bench_world.cpp,
 /// issue 17 items 8-9); check prints its own table.
 void register_world();
+/// distance_batch on 1 and 2 threads against a loop of single queries (bench_batch.cpp).
+void register_batch();
 void check_world();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().

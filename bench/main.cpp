@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
   bench::register_planner();
   bench::register_mesh();
   bench::register_world();
+  bench::register_batch();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
