@@ -1,7 +1,9 @@
 // plan_arm: the OMPL planning call shared by gjk-plan and libgjk.planner.plan().
 #include "gjk/planner/plan.hpp"
 
+#include <ompl/base/PlannerTerminationCondition.h>
 #include <ompl/base/ScopedState.h>
+#include <ompl/base/terminationconditions/IterationTerminationCondition.h>
 #include <ompl/geometric/SimpleSetup.h>
 #include <ompl/geometric/planners/informedtrees/BITstar.h>
 #include <ompl/geometric/planners/prm/PRMstar.h>
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -155,7 +158,13 @@ PlanResult plan_arm(std::shared_ptr<const robots::CollisionWorld> world,
   if (options.planner != "rrtconnect")
     ss.getProblemDefinition()->setOptimizationObjective(make_length_clearance_objective(si));
   const auto t0 = std::chrono::steady_clock::now();
-  const ob::PlannerStatus status = ss.solve(options.time_limit);
+  ob::PlannerTerminationCondition stop = ob::timedPlannerTerminationCondition(options.time_limit);
+  std::optional<ob::IterationTerminationCondition> iterations;
+  if (options.max_iterations > 0) {
+    iterations.emplace(options.max_iterations);
+    stop = ob::plannerOrTerminationCondition(stop, *iterations);
+  }
+  const ob::PlannerStatus status = ss.solve(stop);
   result.plan_seconds = seconds_since(t0);
   result.status = status.asString();
   result.solved = status == ob::PlannerStatus::EXACT_SOLUTION;

@@ -103,6 +103,7 @@ def plan(
     seed: Optional[int] = None,
     simplify: bool = True,
     self_collision: bool = True,
+    max_iterations: int = 0,
 ) -> PlanResult: ...
 
 class MotionCertificate:

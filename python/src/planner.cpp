@@ -334,7 +334,7 @@ collided, steps, total_seconds, distance_seconds.)doc");
       [](std::shared_ptr<PyWorld> world, ArrayLike start, ArrayLike goal,
          const std::string& planner, double time_limit, double margin,
          const std::map<std::string, double>& fixed, std::optional<unsigned> seed, bool simplify,
-         bool self_collision) {
+         bool self_collision, unsigned max_iterations) {
         auto copy = snapshot(*world);
         // The sizes first, for the array messages of every binding ("start: expected an array
         // of shape (4,)"); plan_arm checks the rest.
@@ -347,6 +347,7 @@ collided, steps, total_seconds, distance_seconds.)doc");
         options.seed = seed;
         options.simplify = simplify;
         options.self_collision = self_collision;
+        options.max_iterations = max_iterations;
         const Eigen::VectorXd s = to_joint_vector(start, "start", dim);
         const Eigen::VectorXd g = to_joint_vector(goal, "goal", dim);
         py::gil_scoped_release release;
@@ -354,7 +355,8 @@ collided, steps, total_seconds, distance_seconds.)doc");
       },
       arg("world"), arg("start"), arg("goal"), arg("planner") = "rrtconnect",
       arg("time_limit") = 5.0, arg("margin") = 0.0, arg("fixed") = std::map<std::string, double>{},
-      arg("seed") = py::none(), arg("simplify") = true, arg("self_collision") = true, R"doc(
+      arg("seed") = py::none(), arg("simplify") = true, arg("self_collision") = true,
+      arg("max_iterations") = 0u, R"doc(
 Plans a collision-free joint motion of the world's robot with OMPL and the libgjk checkers
 (gjk::planner::plan_arm, as gjk-plan does): every motion the planner accepts is certified by
 conservative advancement.
@@ -362,7 +364,9 @@ conservative advancement.
 {joint: value} dict), in model order; `planner` is rrtconnect, rrtstar, bitstar or prmstar
 (the optimizing ones use the whole time_limit with a length + clearance objective). `seed`
 seeds OMPL's generator; OMPL allows that once per process, before its first random number, so
-later seeds are ignored. Runs without the GIL. PlannerError (a ValueError) for bad arguments
+later seeds are ignored. `max_iterations` (0: none) also stops the planner after that many
+iterations: with a seed, the outcome then does not depend on the machine's load, as a time limit
+alone does. Runs without the GIL. PlannerError (a ValueError) for bad arguments
 or a start/goal in collision; a PlanResult with solved False when no path was found in time.)doc");
 
   py::class_<gp::MotionCertificate>(m, "MotionCertificate", "Result of a certified motion check.")

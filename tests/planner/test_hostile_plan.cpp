@@ -149,6 +149,14 @@ TEST(HostilePlan, BadCommandLinesAndInputsGetTheirExitCodeAndAReadableMessage) {
        2,
        "--html-max-frames: expected a whole number >= 0, got '-1'"},
       {{"--html-max-frames", "many", "--no-plots"}, 2, "--html-max-frames"},
+      {{"--max-iterations", "-1", "--no-plots"},
+       2,
+       "--max-iterations: expected a whole number >= 0, got '-1'"},
+      // One iteration cannot go around the pyramids from a start the seeded planner cannot
+      // join to the goal in one step: no path, exit 1, the message names both limits.
+      {{"--max-iterations", "1", "--time", "120", "--no-plots", "--start", "0,2.5,-2.3,-1.2"},
+       1,
+       "no path found in 120 s or 1 iterations"},
   };
   for (const Case& c : cases) expect_case(GJK_PLAN_EXE, c);
 }

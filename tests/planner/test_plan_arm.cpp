@@ -282,6 +282,34 @@ TEST(PlanArm, NoPathInTimeIsAResultNotAnError) {
   EXPECT_GE(r.plan_seconds, 0.25);
 }
 
+TEST(PlanArm, MaxIterationsEndsAPlanBeforeItsTimeLimit) {
+  // The problem above (no path exists) with a time limit far beyond what 200 iterations take:
+  // the plan ends unsolved by the iteration count, not by the clock.
+  const auto world = four_dof_world();
+  const FixedPositions held = {{"joint1", 0.0}, {"joint3", -2.0655}, {"joint4", -0.5433}};
+  PlanOptions options;
+  options.fixed = held;
+  options.time_limit = 120.0;
+  options.max_iterations = 200;
+  const auto at = [](double joint2) {
+    return (Eigen::VectorXd(4) << 0.0, joint2, -2.0655, -0.5433).finished();
+  };
+  const double inside = 2.25847, below = inside - 0.3, above = inside + 0.3;
+  ASSERT_LT(brute_force_minimum(*world, at(inside)), 0.0);
+  ASSERT_GT(brute_force_minimum(*world, at(below)), 0.0);
+  ASSERT_GT(brute_force_minimum(*world, at(above)), 0.0);
+  const PlanResult r = plan_arm(world, Eigen::VectorXd::Constant(1, below),
+                                Eigen::VectorXd::Constant(1, above), options);
+  EXPECT_FALSE(r.solved);
+  EXPECT_LT(r.plan_seconds, 60.0);
+  // And a solvable plan still solves within its iterations.
+  PlanOptions free_options;
+  free_options.time_limit = 120.0;
+  free_options.max_iterations = 100000;
+  const PlanResult solved = plan_arm(world, four_dof_start(), four_dof_goal(), free_options);
+  EXPECT_TRUE(solved.solved) << solved.status;
+}
+
 TEST(PlanArm, TheSeedIsAppliedOncePerProcess) {
   seed_rng_once(7);                // applied, or an earlier call of this process was
   EXPECT_FALSE(seed_rng_once(8));  // never twice

@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   gjk::tools::LinkMeshOptions link_meshes;
   double time_limit = 5.0, margin = 0.0;
   int profile_states = 1000;
-  unsigned seed = 1;
+  unsigned seed = 1, max_iterations = 0;
   bool plots = true;
   bool progress = ::isatty(STDERR_FILENO) == 1;
   app.add_option("--robot", robot, "preset: four_dof, panda or panda_cell")->capture_default_str();
@@ -157,6 +157,11 @@ int main(int argc, char** argv) {
   app.add_option("--time", time_limit, "planning time limit, s (optimizing planners use it all)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  app.add_option("--max-iterations", max_iterations,
+                 "also stop after this many planner iterations (0: no limit); with --seed, the "
+                 "outcome does not depend on the machine's load as --time alone does")
+      ->capture_default_str()
+      ->check(gjk::tools::whole_number());
   app.add_option("--margin", margin, "required clearance, m")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
@@ -341,6 +346,7 @@ int main(int argc, char** argv) {
     planner::PlanOptions options;
     options.planner = planner_name;
     options.time_limit = time_limit;
+    options.max_iterations = max_iterations;
     options.margin = margin;
     options.fixed = p.fixed;
     const Eigen::VectorXd start_q = Eigen::Map<const Eigen::VectorXd>(p.start.data(), dim);
@@ -356,7 +362,9 @@ int main(int argc, char** argv) {
     }
     if (!plan.solved) {
       bar.clear();
-      std::cerr << "gjk-plan: no path found in " << time_limit << " s (" << plan.status << ")\n";
+      std::cerr << "gjk-plan: no path found in " << time_limit << " s";
+      if (max_iterations > 0) std::cerr << " or " << max_iterations << " iterations";
+      std::cerr << " (" << plan.status << ")\n";
       return gjk::tools::kExitCheckFailed;
     }
     const double plan_seconds = plan.plan_seconds, simplify_seconds = plan.simplify_seconds;

@@ -34,6 +34,11 @@ struct PlanOptions {
   /// before its first random number, so it is seeded once per process (seed_rng_once): the first
   /// call with a seed applies it, later seeds are ignored. Unset: OMPL's own seed.
   std::optional<unsigned> seed;
+  /// Also stop after this many evaluations of the planner's termination condition (about one
+  /// per planner iteration; 0: no limit). With a seed, a plan that ends this way, or by finding
+  /// a path, is the same on a loaded machine as on an idle one; a time limit alone makes the
+  /// outcome depend on the machine's speed.
+  unsigned max_iterations = 0;
   /// Shorten the path found with OMPL's simplifier (certified motions only).
   bool simplify = true;
   /// Check pairs of links (those the world's allowed-collision matrix does not allow) as well
