@@ -346,6 +346,32 @@ struct PairTraversal {
     }
   }
 
+  /// Depth-first descent, nearer pair of children first, over the node pairs whose bound
+  /// passes keep(bound) (bounds computed up to `limit`; with kLimitDrops the caller lowers it
+  /// as it goes, and a pair is checked again when popped). leaf(primitive_a, primitive_b) runs
+  /// on each pair of primitives reached and returns true to end the descent. Returns whether a
+  /// leaf ended it.
+  template <bool kLimitDrops = false, class Keep, class Leaf>
+  bool depth_first(const double& limit, Keep&& keep, Leaf&& leaf) const {
+    PairStack stack;
+    const double root = node_bound(0, 0, limit);
+    if (keep(root)) stack.push(0, 0, root);
+    while (!stack.empty()) {
+      const PairEntry e = stack.pop();
+      if constexpr (kLimitDrops) {
+        if (!keep(e.bound)) continue;  // the limit has dropped since it was pushed
+      }
+      const Node& na = node_a(e.a);
+      const Node& nb = node_b(e.b);
+      if (!(na.leaf && nb.leaf)) {
+        push_children(stack, e.a, e.b, limit, keep);
+        continue;
+      }
+      if (leaf(na.index, nb.index)) return true;
+    }
+    return false;
+  }
+
   std::array<Vec3, 3> triangle_a(std::uint32_t t) const {
     const auto& tri = a.triangles()[t];
     return {a.vertices()[tri[0]], a.vertices()[tri[1]], a.vertices()[tri[2]]};
@@ -501,25 +527,14 @@ struct PairTraversal {
       // Mesh against cells: depth first, nearer pair of children first. Best first opened 8 %
       // fewer instructions' worth of pairs here but ran 10-20 % slower (the octree's 29,506
       // cells: jumping between subtrees costs more in cache misses than it saves).
-      PairStack stack;
-      const double root = node_bound(0, 0, best.distance);
-      if (root < best.distance) stack.push(0, 0, root);
-      while (!stack.empty()) {
-        const PairEntry e = stack.pop();
-        if (!(e.bound < best.distance)) continue;  // cannot beat the best pair
-        const Node& na = node_a(e.a);
-        const Node& nb = node_b(e.b);
-        if (na.leaf && nb.leaf) {
-          if (hinted && static_cast<int>(na.index) == hint_a &&
-              static_cast<int>(nb.index) == hint_b)
-            continue;  // measured first
-          measure(na.index, nb.index, best.distance);
-          if (best.distance == 0.0) break;  // touching: nothing is nearer
-          continue;
-        }
-        const double limit = best.distance;
-        push_children(stack, e.a, e.b, limit, [limit](double bound) { return bound < limit; });
-      }
+      depth_first<true>(
+          best.distance, [&best](double bound) { return bound < best.distance; },
+          [&](std::uint32_t ta, std::uint32_t tb) {
+            if (hinted && static_cast<int>(ta) == hint_a && static_cast<int>(tb) == hint_b)
+              return false;  // measured first
+            measure(ta, tb, best.distance);
+            return best.distance == 0.0;  // touching: nothing is nearer
+          });
     }
     best.iterations = iterations;
     best.lower_bound = std::min(lower, best.distance);
@@ -537,20 +552,11 @@ struct PairTraversal {
   CollisionResult collide(MeshPairHit* hit) const {
     CollisionResult out;
     if (hit != nullptr) *hit = MeshPairHit{};
-    PairStack stack;
     const double slack = touch;
     const auto touching = [slack](double bound) { return bound <= slack; };
-    if (touching(node_bound(0, 0, slack))) stack.push(0, 0, 0.0);
-    while (!stack.empty()) {
-      const PairEntry e = stack.pop();
-      const Node& na = node_a(e.a);
-      const Node& nb = node_b(e.b);
-      if (!(na.leaf && nb.leaf)) {
-        push_children(stack, e.a, e.b, slack, touching);
-        continue;
-      }
+    depth_first(slack, touching, [&](std::uint32_t ta, std::uint32_t tb) {
       bool contact = false;
-      with_leaf_pair(na.index, nb.index, touching, [&](const auto& md) {
+      with_leaf_pair(ta, tb, touching, [&](const auto& md) {
         // Touching counts, with distance()'s tolerance: a threshold query at the touching
         // distance ends as early as the boolean one (at a separating plane with that margin)
         // and calls a pair in contact exactly when the distance loop would report 0.
@@ -562,11 +568,10 @@ struct PairTraversal {
       });
       if (contact) {
         out.collision = true;
-        if (hit != nullptr)
-          *hit = MeshPairHit{static_cast<int>(na.index), static_cast<int>(nb.index)};
-        return out;
+        if (hit != nullptr) *hit = MeshPairHit{static_cast<int>(ta), static_cast<int>(tb)};
       }
-    }
+      return contact;
+    });
     return out;
   }
 
@@ -581,18 +586,9 @@ struct PairTraversal {
       out.lower_bound = std::min(out.lower_bound, bound);
       return false;
     };
-    PairStack stack;
-    if (keep(node_bound(0, 0, reach))) stack.push(0, 0, 0.0);
-    while (!stack.empty()) {
-      const PairEntry e = stack.pop();
-      const Node& na = node_a(e.a);
-      const Node& nb = node_b(e.b);
-      if (!(na.leaf && nb.leaf)) {
-        push_children(stack, e.a, e.b, reach, keep);
-        continue;
-      }
+    depth_first(reach, keep, [&](std::uint32_t ta, std::uint32_t tb) {
       bool closer = false;
-      with_leaf_pair(na.index, nb.index, keep, [&](const auto& md) {
+      with_leaf_pair(ta, tb, keep, [&](const auto& md) {
         // At least the touching distance: touching pairs count as closer, as distance()
         // reports them at 0 (and "closer than 0" asks "touching?").
         const GjkOutcome g =
@@ -607,9 +603,9 @@ struct PairTraversal {
       if (closer) {
         out.closer = true;
         out.lower_bound = 0.0;  // pairs not visited may be nearer still
-        return out;
       }
-    }
+      return closer;
+    });
     return out;
   }
 
@@ -620,27 +616,18 @@ struct PairTraversal {
     int iterations = 0;
     const double slack = touch;
     const auto touching = [slack](double bound) { return bound <= slack; };
-    PairStack stack;
-    if (touching(node_bound(0, 0, slack))) stack.push(0, 0, 0.0);
-    while (!stack.empty()) {
-      const PairEntry e = stack.pop();
-      const Node& na = node_a(e.a);
-      const Node& nb = node_b(e.b);
-      if (!(na.leaf && nb.leaf)) {
-        push_children(stack, e.a, e.b, slack, touching);
-        continue;
-      }
-      with_leaf_pair(na.index, nb.index, touching, [&](const auto& md) {
+    depth_first(slack, touching, [&](std::uint32_t ta, std::uint32_t tb) {
+      with_leaf_pair(ta, tb, touching, [&](const auto& md) {
         const SignedDistanceResult r = detail::signed_distance_from(
             md, detail::run_gjk(md, options, GjkMode::Distance), 0.0, 0.0, pose_a, options);
         iterations += r.iterations;
         if (r.signed_distance < best.signed_distance) {
           best = r;
-          if (hit != nullptr)
-            *hit = MeshPairHit{static_cast<int>(na.index), static_cast<int>(nb.index)};
+          if (hit != nullptr) *hit = MeshPairHit{static_cast<int>(ta), static_cast<int>(tb)};
         }
       });
-    }
+      return false;  // every touching pair
+    });
     best.iterations = iterations;
     return best;
   }
