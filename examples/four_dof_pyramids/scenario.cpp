@@ -57,7 +57,12 @@ planner::VelocityInversionOptions FourDofScenario::options(double k, double posi
 
 planner::SimulationResult FourDofScenario::run(double k, double dt, double position_gain,
                                                int record_every) const {
-  planner::VelocityInversion inversion(model, scene, end_effector, options(k, position_gain));
+  return run(options(k, position_gain), dt, record_every);
+}
+
+planner::SimulationResult FourDofScenario::run(const planner::VelocityInversionOptions& settings,
+                                               double dt, int record_every) const {
+  planner::VelocityInversion inversion(model, scene, end_effector, settings);
   planner::SimulationOptions sim;
   sim.dt = dt;
   sim.duration = kEndTime;

@@ -36,6 +36,9 @@ struct FourDofScenario {
 
   /// One run over the whole path with a fixed step.
   planner::SimulationResult run(double k, double dt, double position_gain, int record_every) const;
+  /// The same with any settings (engine options, warm start), e.g. options(k, gain) changed.
+  planner::SimulationResult run(const planner::VelocityInversionOptions& settings, double dt,
+                                int record_every) const;
 };
 
 }  // namespace gjk::examples

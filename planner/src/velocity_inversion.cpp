@@ -101,6 +101,7 @@ VelocityInversion::VelocityInversion(const robots::RobotModel& model, const robo
     throw PlannerError("VelocityInversion: end-effector offset is not finite");
   check_options(options_);
   distance_options_.gradients = true;  // every pair: the CSV wants all distances, ∇H the near ones
+  distance_options_.query = options_.query;
   step_.qdot = Eigen::VectorXd::Zero(model.num_positions());
 }
 
@@ -115,7 +116,8 @@ const VelocityStep& VelocityInversion::solve(const Eigen::VectorXd& q, const Vec
   const Vec3 x = end_effector_position();
 
   const auto t0 = Clock::now();
-  robots::robot_scene_distances(model_, ws_, scene_, distance_options_, &cache_, pairs_);
+  robots::robot_scene_distances(model_, ws_, scene_, distance_options_,
+                                options_.warm_start ? &cache_ : nullptr, pairs_);
   step_.distance_seconds = seconds_since(t0);
 
   const Potential h = total_potential(model_, scene_.obstacles.size(), pairs_, options_.field);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -55,6 +56,28 @@ TEST(FourDofExample, AvoidanceKeepsClearAndTracks) {
   }
 }
 
+TEST(FourDofExample, EngineVariantsOfFig15GiveTheSameMotion) {
+  // The program's seed 002 Fig. 15 comparison times the same run with hill climbing and the warm
+  // start switched on and off: the motion must not change (10 ms steps: 1,671 configurations).
+  gjk::planner::VelocityInversionOptions reference_options = scenario().options(-1.0, 0.0);
+  reference_options.query.support = gjk::SupportMethod::BruteForce;
+  reference_options.warm_start = false;
+  const auto reference = scenario().run(reference_options, 1e-2, 1);
+  for (const auto support : {gjk::SupportMethod::BruteForce, gjk::SupportMethod::HillClimbing})
+    for (const bool warm : {false, true}) {
+      gjk::planner::VelocityInversionOptions o = scenario().options(-1.0, 0.0);
+      o.query.support = support;
+      o.warm_start = warm;
+      const auto r = scenario().run(o, 1e-2, 1);
+      ASSERT_EQ(r.samples.size(), reference.samples.size());
+      double worst = 0.0;
+      for (size_t i = 0; i < r.samples.size(); ++i)
+        worst = std::max(worst, (r.samples[i].q - reference.samples[i].q).cwiseAbs().maxCoeff());
+      EXPECT_LT(worst, 1e-9) << "support " << static_cast<int>(support) << ", warm " << warm;
+      EXPECT_NEAR(r.min_clearance, reference.min_clearance, 1e-12);
+    }
+}
+
 TEST(FourDofExample, WithoutAvoidanceALinkHitsAPyramid) {
   const auto r = scenario().run(0.0, 1e-3, 0.0, 100);
   EXPECT_TRUE(r.collided);
@@ -85,6 +108,10 @@ TEST(FourDofExample, ProgramWritesCsvsAndPlots) {
   EXPECT_NE(text.str().find("collision-free"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("COLLIDES"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("% of it in distance queries"), std::string::npos) << text.str();
+  for (const char* variant :
+       {"original GJK (every vertex scanned, cold start)", "hill climbing, cold start",
+        "every vertex scanned, warm start", "hill climbing and warm start"})
+    EXPECT_NE(text.str().find(variant), std::string::npos) << variant << '\n' << text.str();
 
   std::ifstream csv(out / "four_dof_k-1.csv");
   ASSERT_TRUE(csv) << (out / "four_dof_k-1.csv");

@@ -61,6 +61,12 @@ struct VelocityInversionOptions {
   /// K > 0 removes the drift of the explicit integrator (the usual CLIK form).
   double position_gain = 0.0;
   bool joint_limits = true;  ///< joints that would cross a limit within dt are frozen
+  /// Engine settings of every link-obstacle distance (support method, simplex solver).
+  QueryOptions query;
+  /// Start each pair's GJK from its last simplex (seed 002 section 3, tracking); off, every
+  /// distance starts cold (the original GJK's initialization, for comparisons as seed 002
+  /// Fig. 15 makes them).
+  bool warm_start = true;
 };
 
 /// What one velocity-inversion solve found.
