@@ -170,9 +170,17 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   if (warm_started) {
     // Tracking: the last simplex, moved with the bodies, is usually within a step of the new
     // answer. Any set of A-B vertices is a valid start; reduce it like any other simplex.
-    if (solve_simplex(options.solver, first, v)) {
+    bool inside;
+    if (options.solver == SimplexSolver::SignedVolumes) {
+      inside = solve_signed_volumes_into(first, spare, v);  // no rebuild-and-copy of `first`
+      std::swap(current, next);
+    } else {
+      inside = solve_simplex(options.solver, first, v);
+    }
+    if (inside) {
       out.overlap = true;  // slid into overlap: the enclosing tetrahedron goes to EPA as is
       out.iterations = 1;
+      if (current != &out.simplex) out.simplex = *current;
       return out;
     }
   } else {
