@@ -206,8 +206,10 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
       // not two and a simplex step). Taken only when the bound also exceeds what the loop could
       // still call touching (|v| <= touch, or the stop test with lower <= 0 needing
       // |v| (1 - tolerance) <= touch): the loop, which never sees |v| < lower, would then
-      // have reported the pair apart as well. The start direction is returned as v, with
-      // length |w0| (an upper bound), so -v / upper is the certified separating normal.
+      // have reported the pair apart as well, unless rounding stopped it (no progress, the
+      // iteration cap) before it found a plane of its own, where the certified plane is the
+      // better answer. The start direction is returned as v, with length |w0| (an upper
+      // bound), so -v / upper is the certified separating normal.
       const double start_norm = start.norm();
       const double lower = start.dot(v) / start_norm;
       if (lower - options.tolerance * lower > touch) {
