@@ -29,12 +29,15 @@ inline bool pose_is_valid(const Pose& pose) {
   const double t0 = m(0, 3), t1 = m(1, 3), t2 = m(2, 3);
   constexpr double kTol = 1e-6;
   const bool finite = t0 * 0.0 + t1 * 0.0 + t2 * 0.0 == 0.0;
-  const bool unit = (std::abs(x0 * x0 + x1 * x1 + x2 * x2 - 1.0) <= kTol) &
-                    (std::abs(y0 * y0 + y1 * y1 + y2 * y2 - 1.0) <= kTol) &
-                    (std::abs(z0 * z0 + z1 * z1 + z2 * z2 - 1.0) <= kTol);
-  const bool orthogonal = (std::abs(x0 * y0 + x1 * y1 + x2 * y2) <= kTol) &
-                          (std::abs(x0 * z0 + x1 * z1 + x2 * z2) <= kTol) &
-                          (std::abs(y0 * z0 + y1 * z1 + y2 * z2) <= kTol);
+  const double nx = std::abs(x0 * x0 + x1 * x1 + x2 * x2 - 1.0),
+               ny = std::abs(y0 * y0 + y1 * y1 + y2 * y2 - 1.0),
+               nz = std::abs(z0 * z0 + z1 * z1 + z2 * z2 - 1.0);
+  const double xy = std::abs(x0 * y0 + x1 * y1 + x2 * y2),
+               xz = std::abs(x0 * z0 + x1 * z1 + x2 * z2),
+               yz = std::abs(y0 * z0 + y1 * z1 + y2 * z2);
+  // Comparisons of plain values combined with & (no short-circuit branches); NaN fails each.
+  const bool unit = (nx <= kTol) & (ny <= kTol) & (nz <= kTol);
+  const bool orthogonal = (xy <= kTol) & (xz <= kTol) & (yz <= kTol);
   // det = (x cross y) . z, the same products as Eigen's cross and dot.
   const double det = (x1 * y2 - x2 * y1) * z0 + (x2 * y0 - x0 * y2) * z1 + (x0 * y1 - x1 * y0) * z2;
   return finite & unit & orthogonal & (det > 0.0);
@@ -52,10 +55,10 @@ inline bool shape_is_valid(const Shape& shape) {
         if constexpr (std::is_same_v<G, Sphere>) {
           return size_ok(g.radius);
         } else if constexpr (std::is_same_v<G, Box>) {
-          return size_ok(g.half_extents.x()) & size_ok(g.half_extents.y()) &
+          return size_ok(g.half_extents.x()) && size_ok(g.half_extents.y()) &&
                  size_ok(g.half_extents.z());
         } else if constexpr (std::is_same_v<G, Capsule> || std::is_same_v<G, Cylinder>) {
-          return size_ok(g.radius) & size_ok(g.half_length);
+          return size_ok(g.radius) && size_ok(g.half_length);
         } else {
           return !g.vertices().empty();
         }
