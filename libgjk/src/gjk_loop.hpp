@@ -5,6 +5,7 @@
 #include "gjk/results.hpp"
 #include "gjk/simplex.hpp"
 #include "minkowski.hpp"
+#include "simplex_common.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -156,16 +157,30 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   out.scale = std::max(md.scale(), DBL_MIN);
   out.touch_distance = touch_tolerance(out.scale);
   const double touch = out.touch_distance;
-  Simplex& s = out.simplex;
+  // Two simplex buffers: each step solves the current one (plus w) into the other and swaps on
+  // progress, so the fallback to the previous simplex needs no copy of it (issue 18: copying
+  // and rebuilding the 340-byte simplex on every step cost ~10 % of a small query).
+  Simplex spare;
+  Simplex* current = &out.simplex;
+  Simplex* next = &spare;
+  Simplex& first = out.simplex;  // the warm start and the first support fill the output buffer
 
   Vec3 v;
-  const bool warm_started = warm != nullptr && warm_simplex(md, *warm, s);
+  const bool warm_started = warm != nullptr && warm_simplex(md, *warm, first);
   if (warm_started) {
     // Tracking: the last simplex, moved with the bodies, is usually within a step of the new
     // answer. Any set of A-B vertices is a valid start; reduce it like any other simplex.
-    if (solve_simplex(options.solver, s, v)) {
+    bool inside;
+    if (options.solver == SimplexSolver::SignedVolumes) {
+      inside = solve_signed_volumes_into(first, spare, v);  // no rebuild-and-copy of `first`
+      std::swap(current, next);
+    } else {
+      inside = solve_simplex(options.solver, first, v);
+    }
+    if (inside) {
       out.overlap = true;  // slid into overlap: the enclosing tetrahedron goes to EPA as is
       out.iterations = 1;
+      if (current != &out.simplex) out.simplex = *current;
       return out;
     }
   } else {
@@ -181,15 +196,37 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
       if (largest > touch) start = warm->direction / largest;
     }
     if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
-    s.push_back(md.support(-start));
-    s.lambda[0] = 1.0;
-    v = s.points[0].w;
+    first.push_back(md.support(-start));
+    first.lambda[0] = 1.0;
+    v = first.points[0].w;
+    if (mode == GjkMode::Boolean) {
+      // The first support already proves separation when it lies beyond the origin along the
+      // start direction: every x in A-B has x.start >= w0.start > 0 (seed 001 Alg. 6 applied to
+      // the start direction; issue 18 item 3: a distant pair is decided by one support call,
+      // not two and a simplex step). Taken only when the bound also exceeds what the loop could
+      // still call touching (|v| <= touch, or the stop test with lower <= 0 needing
+      // |v| (1 - tolerance) <= touch): the loop, which never sees |v| < lower, would then
+      // have reported the pair apart as well, unless rounding stopped it (no progress, the
+      // iteration cap) before it found a plane of its own, where the certified plane is the
+      // better answer. The start direction is returned as v, with length |w0| (an upper
+      // bound), so -v / upper is the certified separating normal.
+      const double start_norm = start.norm();
+      const double lower = start.dot(v) / start_norm;
+      if (lower - options.tolerance * lower > touch) {
+        out.upper = v.norm();
+        out.lower = std::min(lower, out.upper);
+        out.v = start * (out.upper / start_norm);
+        out.iterations = 1;
+        return out;
+      }
+    }
   }
   double v_norm = v.norm();
   out.upper = v_norm;
 
   int k = 0;
   for (; k < options.max_iterations; ++k) {
+    Simplex& s = *current;
     if (v_norm <= touch) {  // the simplex reaches the origin: touching or overlapping
       out.overlap = true;
       break;
@@ -211,24 +248,34 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
       s.push_back(w);  // keep the enclosing tetrahedron for EPA
       break;
     }
-    const Simplex previous = s;
-    s.push_back(w);
+    s.push_back(w);  // s is now the input of the step; its first size - 1 points and lambdas
+                     // are still the previous simplex
+    Simplex& n = *next;
     Vec3 next_v;
-    if (solve_simplex(options.solver, s, next_v)) {
+    bool inside;
+    if (options.solver == SimplexSolver::SignedVolumes) {
+      inside = solve_signed_volumes_into(s, n, next_v);
+    } else {
+      n = s;
+      inside = solve_simplex(options.solver, n, next_v);
+    }
+    if (inside) {
       out.overlap = true;
       v.setZero();
       v_norm = 0.0;
+      std::swap(current, next);
       break;
     }
-    refine_projection(s, next_v);
+    refine_projection(n, next_v);
     const double next_norm = next_v.norm();
     if (!(next_norm < v_norm)) {
       // No strict progress: rounding has taken over. The previous simplex is the better one.
-      s = previous;
+      --s.size;
       const bool tight = v_norm - out.lower <= 1e-9 * out.scale;
       out.status = tight ? Status::Converged : Status::Degenerate;
       break;
     }
+    std::swap(current, next);
     v = next_v;
     v_norm = next_norm;
     out.upper = v_norm;
@@ -245,6 +292,7 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   // decided the pair: the moved simplex can stall next to the origin (fuzz_queries: flat cores
   // overlapping by 4.2e-4 stalled 2.1e-13 from it, starting from the touching simplex of the
   // previous query, and were reported apart). Decide it as a query without a cache would.
+  if (current != &out.simplex) out.simplex = *current;
   if (warm_started && !out.overlap && !(out.lower > 0.0)) {
     return run_gjk(md, options, mode, threshold, nullptr);
   }

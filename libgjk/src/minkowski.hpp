@@ -111,6 +111,25 @@ struct CylinderCore {
   bool vertex(int, Vec3&) const { return false; }  // no vertices: warm start uses a direction
 };
 
+/// Index of the first vertex maximising <v, d>: ConvexPolytope::support_index, inline so a small
+/// hull's scan is not a call per support (issue 18: the scan was 21 % of an 8-vertex distance
+/// query). Plain and sequential: two-lane and SSE2 versions (two vertices per register) cost
+/// more at 8-32 vertices, where the predicted branch of the sequential scan is nearly free and
+/// the lanes' compare-and-blend chain and final merge are not (docs/benchmarks.md, issue 18
+/// items 2-3).
+inline int scan_support(const Vec3* v, int n, const Vec3& d) {
+  int best = 0;
+  double best_dot = v[0].dot(d);
+  for (int i = 1; i < n; ++i) {
+    const double x = v[i].dot(d);
+    if (x > best_dot) {
+      best_dot = x;
+      best = i;
+    }
+  }
+  return best;
+}
+
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
@@ -123,9 +142,11 @@ struct PolytopeCore {
                static_cast<int>(p.vertices().size()) >= kHillClimbingMinVertices)),
         hint(start) {}
   int support(const Vec3& d, Vec3& p) const {
-    const int i = climb ? polytope->support_index_climbing(d, hint) : polytope->support_index(d);
+    const auto& v = polytope->vertices();
+    const int i = climb ? polytope->support_index_climbing(d, hint)
+                        : scan_support(v.data(), static_cast<int>(v.size()), d);
     hint = i;
-    p = polytope->vertices()[static_cast<size_t>(i)];
+    p = v[static_cast<size_t>(i)];
     return i;
   }
   bool vertex(int index, Vec3& p) const {

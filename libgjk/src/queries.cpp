@@ -73,7 +73,8 @@ static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Sh
         // Rounded shapes collide when the cores come within the radii: a threshold query on the
         // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
         // Touching counts: contact within the touching tolerance of the cores' size is collision.
-        const double contact = radii + detail::touch_tolerance(md.scale());
+        // (md.scale() only when there are radii: bare cores do not need it here.)
+        const double contact = radii > 0.0 ? radii + detail::touch_tolerance(md.scale()) : 0.0;
         const GjkOutcome g = radii > 0.0
                                  ? gjk_tracked(md, options, GjkMode::Threshold, contact, cache)
                                  : gjk_tracked(md, options, GjkMode::Boolean, 0.0, cache);
@@ -195,6 +196,11 @@ int rescale_exponent(const Shape& a, const Pose& pa, const Shape& b, const Pose&
       std::max({shape_magnitude(a), shape_magnitude(b), pa.translation().cwiseAbs().maxCoeff(),
                 pb.translation().cwiseAbs().maxCoeff()});
   if (!(m > 0.0) || !std::isfinite(m)) return 0;
+  // ilogb(m) > 240 exactly when m >= 2^241, and < -240 when m < 2^-240: two comparisons decide
+  // the common case without the libm call (issue 18).
+  static_assert(kSafeExponent == 240,
+                "the bounds below are 2^(kSafeExponent + 1), 2^-kSafeExponent");
+  if (m < 0x1p241 && m >= 0x1p-240) return 0;
   const int e = std::ilogb(m);
   return e > kSafeExponent || e < -kSafeExponent ? -e : 0;
 }

@@ -4,6 +4,8 @@
 
 #include "gjk/simplex.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace gjk::detail {
@@ -35,6 +37,19 @@ inline double max_edge_length(const Simplex& s) {
   return std::sqrt(longest2);
 }
 
+/// Square of the largest edge length (max_edge_length without the square root).
+inline double max_edge_length2(const Simplex& s) {
+  double longest2 = 0.0;
+  for (int i = 0; i < s.size; ++i) {
+    for (int j = i + 1; j < s.size; ++j) {
+      longest2 = std::max(
+          longest2,
+          (s.points[static_cast<size_t>(i)].w - s.points[static_cast<size_t>(j)].w).squaredNorm());
+    }
+  }
+  return longest2;
+}
+
 /// Relative size below which a segment, triangle or tetrahedron counts as degenerate (its
 /// length, area or volume against the cube of the longest edge).
 constexpr double kDegenerateRelative = 1e-13;
@@ -52,6 +67,18 @@ inline void apply(Simplex& s, const SubSimplex& sub, Vec3& v) {
   v = sub.v;
 }
 
+/// Writes the chosen sub-simplex of `in` into `out` (input order kept), touching only the kept
+/// points: the GJK loop solves into a second buffer and keeps `in` as its fallback.
+inline void apply_into(const Simplex& in, const SubSimplex& sub, Simplex& out, Vec3& v) {
+  for (int k = 0; k < sub.count; ++k) {
+    out.points[static_cast<size_t>(k)] =
+        in.points[static_cast<size_t>(sub.index[static_cast<size_t>(k)])];
+    out.lambda[static_cast<size_t>(k)] = sub.lambda[static_cast<size_t>(k)];
+  }
+  out.size = sub.count;
+  v = sub.v;
+}
+
 /// The vertex of `s` nearest the origin, as a sub-simplex (the fallback of every solver).
 inline SubSimplex nearest_vertex(const Simplex& s, const int* positions, int count) {
   SubSimplex best;
@@ -66,5 +93,9 @@ inline SubSimplex nearest_vertex(const Simplex& s, const int* positions, int cou
   }
   return best;
 }
+
+/// solve_signed_volumes reading `in` and writing the reduced simplex to `out` (which must not
+/// be `in`); `in` is left as it was. Same answers as solve_signed_volumes.
+bool solve_signed_volumes_into(const Simplex& in, Simplex& out, Vec3& v);
 
 }  // namespace gjk::detail

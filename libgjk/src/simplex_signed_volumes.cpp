@@ -18,13 +18,14 @@ bool same_sign(double a, double b) {
 }
 
 // Segment p[i0] p[i1].
-SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length) {
+// degenerate_length2 is the square of the degenerate length (no square root per call).
+SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length2) {
   const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
   const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
   const Vec3 t = s2 - s1;
   const double tt = t.squaredNorm();
   const int both[2] = {i0, i1};
-  if (tt <= degenerate_length * degenerate_length) return detail::nearest_vertex(s, both, 2);
+  if (tt <= degenerate_length2) return detail::nearest_vertex(s, both, 2);
   // Projection of the origin on the line, then 1D barycentric coordinates along the axis of
   // largest extent: lambda_1 = (p - s2)_I / (s1 - s2)_I, lambda_2 = (s1 - p)_I / (s1 - s2)_I.
   const Vec3 p = s2 - (s2.dot(t) / tt) * t;
@@ -51,18 +52,24 @@ SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) {
   return b.norm2 < a.norm2 ? b : a;
 }
 
-// Triangle p[i0] p[i1] p[i2].
-SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale) {
+// Squared degenerate length from the squared longest edge (issue 18: the solver took a square
+// root per call for thresholds that compare fine squared).
+constexpr double kDegenerate2 = detail::kDegenerateRelative * detail::kDegenerateRelative;
+
+// Triangle p[i0] p[i1] p[i2]; scale2 is the squared longest edge of the whole simplex.
+SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
   const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
   const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
   const Vec3& s3 = s.points[static_cast<size_t>(i2)].w;
   const Vec3 n = (s2 - s1).cross(s3 - s1);
   const double nn = n.squaredNorm();
-  const double degenerate_length = detail::kDegenerateRelative * scale;
-  if (std::sqrt(nn) <= detail::kDegenerateRelative * scale * scale) {
+  const double degenerate_length2 = kDegenerate2 * scale2;
+  // |n| <= k * scale^2, squared.
+  const double degenerate_area = detail::kDegenerateRelative * scale2;
+  if (nn <= degenerate_area * degenerate_area) {
     // Collinear or coincident: the nearest point is on one of the edges.
-    return best_of(best_of(s1d(s, i0, i1, degenerate_length), s1d(s, i0, i2, degenerate_length)),
-                   s1d(s, i1, i2, degenerate_length));
+    return best_of(best_of(s1d(s, i0, i1, degenerate_length2), s1d(s, i0, i2, degenerate_length2)),
+                   s1d(s, i1, i2, degenerate_length2));
   }
   const Vec3 p = n * (s1.dot(n) / nn);  // origin projected on the triangle's plane
   int drop = 0;
@@ -85,9 +92,9 @@ SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale) {
   }
   // Descend into each edge opposite a vertex whose coordinate has the wrong sign.
   SubSimplex best;
-  if (!same_sign(mu, c[0])) best = best_of(best, s1d(s, i1, i2, degenerate_length));
-  if (!same_sign(mu, c[1])) best = best_of(best, s1d(s, i0, i2, degenerate_length));
-  if (!same_sign(mu, c[2])) best = best_of(best, s1d(s, i0, i1, degenerate_length));
+  if (!same_sign(mu, c[0])) best = best_of(best, s1d(s, i1, i2, degenerate_length2));
+  if (!same_sign(mu, c[1])) best = best_of(best, s1d(s, i0, i2, degenerate_length2));
+  if (!same_sign(mu, c[2])) best = best_of(best, s1d(s, i0, i1, degenerate_length2));
   return best;
 }
 
@@ -95,22 +102,20 @@ double triple(const Vec3& x, const Vec3& y, const Vec3& z) {
   return x.dot(y.cross(z));
 }
 
-}  // namespace
-
-bool solve_signed_volumes(Simplex& s, Vec3& v) {
-  const double scale = detail::max_edge_length(s);
-  const double degenerate_length = detail::kDegenerateRelative * scale;
-  SubSimplex result;
+/// The solver proper: the chosen sub-simplex in `result`, or true (origin inside the
+/// tetrahedron) with the four barycentric coordinates in `inside`.
+bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) {
+  const double scale2 = detail::max_edge_length2(s);
   switch (s.size) {
     case 1:
       result.add(0, 1.0);
       result.v = s.points[0].w;
       break;
     case 2:
-      result = s1d(s, 0, 1, degenerate_length);
+      result = s1d(s, 0, 1, kDegenerate2 * scale2);
       break;
     case 3:
-      result = s2d(s, 0, 1, 2, scale);
+      result = s2d(s, 0, 1, 2, scale2);
       break;
     default: {
       const Vec3& s1 = s.points[0].w;
@@ -126,11 +131,11 @@ bool solve_signed_volumes(Simplex& s, Vec3& v) {
       const double det = triple(e2, e3, e4);
       double c[4] = {0.0, triple(-s1, e3, e4), triple(e2, -s1, e4), triple(e2, e3, -s1)};
       c[0] = det - c[1] - c[2] - c[3];
-      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale * scale * scale;
+      // |det| <= k * scale^3: the one square root left, taken for tetrahedra only.
+      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
       if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) &&
           same_sign(det, c[3])) {
-        for (int j = 0; j < 4; ++j) s.lambda[static_cast<size_t>(j)] = c[j] / det;
-        v.setZero();
+        for (int j = 0; j < 4; ++j) inside[static_cast<size_t>(j)] = c[j] / det;
         return true;  // origin strictly inside the tetrahedron
       }
       // Descend into each face opposite a vertex whose cofactor disagrees (all faces when
@@ -138,14 +143,44 @@ bool solve_signed_volumes(Simplex& s, Vec3& v) {
       static constexpr int faces[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
       for (int j = 0; j < 4; ++j) {
         if (flat || !same_sign(det, c[j])) {
-          result = best_of(result, s2d(s, faces[j][0], faces[j][1], faces[j][2], scale));
+          result = best_of(result, s2d(s, faces[j][0], faces[j][1], faces[j][2], scale2));
         }
       }
       break;
     }
   }
+  return false;
+}
+
+}  // namespace
+
+bool solve_signed_volumes(Simplex& s, Vec3& v) {
+  SubSimplex result;
+  std::array<double, 4> inside{};
+  if (solve(s, result, inside)) {
+    s.lambda = inside;
+    v.setZero();
+    return true;
+  }
   detail::apply(s, result, v);
   return false;
 }
 
+namespace detail {
+
+bool solve_signed_volumes_into(const Simplex& in, Simplex& out, Vec3& v) {
+  SubSimplex result;
+  std::array<double, 4> inside{};
+  if (solve(in, result, inside)) {
+    out.points = in.points;
+    out.size = in.size;
+    out.lambda = inside;
+    v.setZero();
+    return true;
+  }
+  apply_into(in, result, out, v);
+  return false;
+}
+
+}  // namespace detail
 }  // namespace gjk
