@@ -139,7 +139,8 @@ struct PolytopeCore {
       : polytope(&p),
         climb(method == SupportMethod::HillClimbing ||
               (method == SupportMethod::Auto &&
-               static_cast<int>(p.vertices().size()) >= kHillClimbingMinVertices)),
+               static_cast<int>(p.vertices().size()) >=
+                   (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices))),
         hint(start) {}
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();
