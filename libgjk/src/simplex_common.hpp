@@ -24,20 +24,7 @@ struct SubSimplex {
   }
 };
 
-/// Largest edge length of the simplex, the scale for degeneracy thresholds.
-inline double max_edge_length(const Simplex& s) {
-  double longest2 = 0.0;
-  for (int i = 0; i < s.size; ++i) {
-    for (int j = i + 1; j < s.size; ++j) {
-      longest2 = std::max(
-          longest2,
-          (s.points[static_cast<size_t>(i)].w - s.points[static_cast<size_t>(j)].w).squaredNorm());
-    }
-  }
-  return std::sqrt(longest2);
-}
-
-/// Square of the largest edge length (max_edge_length without the square root).
+/// Square of the largest edge length of the simplex.
 inline double max_edge_length2(const Simplex& s) {
   double longest2 = 0.0;
   for (int i = 0; i < s.size; ++i) {
@@ -48,6 +35,11 @@ inline double max_edge_length2(const Simplex& s) {
     }
   }
   return longest2;
+}
+
+/// Largest edge length of the simplex, the scale for degeneracy thresholds.
+inline double max_edge_length(const Simplex& s) {
+  return std::sqrt(max_edge_length2(s));
 }
 
 /// Relative size below which a segment, triangle or tetrahedron counts as degenerate (its
