@@ -46,19 +46,6 @@ inline double max_edge_length(const Simplex& s) {
 /// length, area or volume against the cube of the longest edge).
 constexpr double kDegenerateRelative = 1e-13;
 
-/// Replaces the simplex by the chosen sub-simplex, keeping the input order.
-inline void apply(Simplex& s, const SubSimplex& sub, Vec3& v) {
-  Simplex out;
-  for (int k = 0; k < sub.count; ++k) {
-    out.points[static_cast<size_t>(k)] =
-        s.points[static_cast<size_t>(sub.index[static_cast<size_t>(k)])];
-    out.lambda[static_cast<size_t>(k)] = sub.lambda[static_cast<size_t>(k)];
-  }
-  out.size = sub.count;
-  s = out;
-  v = sub.v;
-}
-
 /// Writes the chosen sub-simplex of `in` into `out` (input order kept), touching only the kept
 /// points: the GJK loop solves into a second buffer and keeps `in` as its fallback.
 inline void apply_into(const Simplex& in, const SubSimplex& sub, Simplex& out, Vec3& v) {
@@ -69,6 +56,13 @@ inline void apply_into(const Simplex& in, const SubSimplex& sub, Simplex& out, V
   }
   out.size = sub.count;
   v = sub.v;
+}
+
+/// Replaces the simplex by the chosen sub-simplex, keeping the input order.
+inline void apply(Simplex& s, const SubSimplex& sub, Vec3& v) {
+  Simplex out;
+  apply_into(s, sub, out, v);
+  s = out;
 }
 
 /// The vertex of `s` nearest the origin, as a sub-simplex (the fallback of every solver).
