@@ -131,4 +131,50 @@ inline double rss_lower_bound(const RectangleSweptSphere& a, const RectangleSwep
   return std::max(0.0, separation - radii);
 }
 
+/// Lower bound on the distance between two volumes in one frame, along the direction between
+/// two points found by alternating projections: x the point of a's rectangle nearest b's
+/// centre, y the point of b's rectangle nearest x (then x nearest y, ..., kRounds times). Any
+/// direction w bounds the distance below by the gap between the two rectangles' extents along
+/// it, minus both radii; each projection turns w nearer the closest pair's direction. Exact
+/// for parallel rectangles over each other. About as sharp as rss_lower_bound over random node
+/// pairs (above half the distance in 5,909 of 8,400 pairs of the brute-force test, against
+/// 6,061), sharper on the hand above the terrain (15 % fewer node pairs bounded), and about
+/// 100 floating-point operations, a third of rss_lower_bound's; but it has no early exit, so
+/// the touching questions keep the separating axes. One round: in the mesh distance a second
+/// bounded 4 % fewer node pairs and cost 8 % more instructions.
+template <int kRounds = 1>
+inline double rss_projection_bound(const RectangleSweptSphere& a, const RectangleSweptSphere& b) {
+  const double* ua = a.axes.data();  // column-major: u, v, n
+  const double* va = ua + 3;
+  const double* ub = b.axes.data();
+  const double* vb = ub + 3;
+  const double d[3] = {b.centre[0] - a.centre[0], b.centre[1] - a.centre[1],
+                       b.centre[2] - a.centre[2]};
+  const auto dot = [](const double* p, const double* q) {
+    return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+  };
+  // Points relative to b's centre: x - b.centre = s ua + t va - d, y - b.centre = s' ub + t' vb.
+  double y[3] = {0.0, 0.0, 0.0};  // start: b's centre
+  double w[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < kRounds; ++k) {
+    const double p[3] = {y[0] + d[0], y[1] + d[1], y[2] + d[2]};  // y relative to a's centre
+    const double s = std::clamp(dot(ua, p), -a.half_u, a.half_u);
+    const double t = std::clamp(dot(va, p), -a.half_v, a.half_v);
+    double x[3];
+    for (int r = 0; r < 3; ++r) x[r] = s * ua[r] + t * va[r] - d[r];
+    const double s2 = std::clamp(dot(ub, x), -b.half_u, b.half_u);
+    const double t2 = std::clamp(dot(vb, x), -b.half_v, b.half_v);
+    for (int r = 0; r < 3; ++r) {
+      y[r] = s2 * ub[r] + t2 * vb[r];
+      w[r] = y[r] - x[r];
+    }
+  }
+  const double length2 = dot(w, w);
+  if (!(length2 > 0.0)) return 0.0;
+  // Gap along w: b's lowest extent minus a's highest (b.centre - a.centre = d).
+  const double gap = dot(w, d) - std::abs(dot(w, ub)) * b.half_u - std::abs(dot(w, vb)) * b.half_v -
+                     std::abs(dot(w, ua)) * a.half_u - std::abs(dot(w, va)) * a.half_v;
+  return std::max(0.0, gap / std::sqrt(length2) - a.radius - b.radius);
+}
+
 }  // namespace gjk::detail

@@ -755,7 +755,7 @@ TEST(MeshNodeVolumes, PairBoundNeverExceedsTheDistanceOfTheNodesTriangles) {
       {&sphere, &cube}, {&hills, &sphere}, {&cube, &hills}, {&junk, &sphere},
       {&hills, &junk},  {&cube, &cube},    {&shelf, &cube}};
   const int trials = case_count(300, 20);
-  int checked = 0, touching = 0, sharp = 0;
+  int checked = 0, touching = 0, sharp = 0, sharp_projected = 0;
   for (size_t m = 0; m < pairs.size(); ++m) {
     const TriangleMesh& a = *pairs[m].first;
     const TriangleMesh& b = *pairs[m].second;
@@ -786,9 +786,17 @@ TEST(MeshNodeVolumes, PairBoundNeverExceedsTheDistanceOfTheNodesTriangles) {
         ASSERT_LE(gjk::detail::rss_lower_bound(va, vb, limit), d)
             << "pair " << m << " trial " << trial << " limit " << limit;
         ASSERT_GE(bound, 0.0);
+        // The distance descent's bound: along one alternating projection's direction.
+        const double projected = gjk::detail::rss_projection_bound(va, vb);
+        ASSERT_LE(projected, d) << "pair " << m << " trial " << trial << " nodes " << i << ", "
+                                << j;
+        ASSERT_LE(gjk::detail::rss_projection_bound(vb, va), d);
+        ASSERT_LE((gjk::detail::rss_projection_bound<3>(va, vb)), d);
+        ASSERT_GE(projected, 0.0);
         ++checked;
         touching += d == 0.0 ? 1 : 0;
         sharp += d > 0.0 && bound > 0.5 * d ? 1 : 0;
+        sharp_projected += d > 0.0 && projected > 0.5 * d ? 1 : 0;
       }
     }
   }
@@ -796,9 +804,11 @@ TEST(MeshNodeVolumes, PairBoundNeverExceedsTheDistanceOfTheNodesTriangles) {
   RecordProperty("node_pairs", checked);
   RecordProperty("touching", touching);
   RecordProperty("bound_above_half", sharp);
+  RecordProperty("projection_bound_above_half", sharp_projected);
   EXPECT_GT(checked, 8000 * case_fraction());  // 7 x 300 x 4
   EXPECT_GT(touching, 500 * case_fraction());
   EXPECT_GT(sharp, 1000 * case_fraction());
+  EXPECT_GT(sharp_projected, 1000 * case_fraction());
 }
 
 TEST(MeshNodeVolumes, FlatAndDegenerateSetsFitTightly) {
@@ -831,6 +841,7 @@ TEST(MeshNodeVolumes, FlatAndDegenerateSetsFitTightly) {
     const auto lower = gjk::detail::fit_rss(flat.data(), flat.size());
     const auto upper = gjk::detail::fit_rss(above.data(), above.size());
     EXPECT_NEAR(gjk::detail::rss_lower_bound(lower, upper), 0.3, 1e-9) << "trial " << trial;
+    EXPECT_NEAR(gjk::detail::rss_projection_bound(lower, upper), 0.3, 1e-9) << "trial " << trial;
   }
 }
 
