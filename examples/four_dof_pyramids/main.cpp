@@ -129,6 +129,12 @@ struct RemoveOnExit {
   }
 };
 
+/// A coordinate for the 4-decimal summary: rounding noise around 0 (the arm moves in the y-z
+/// plane, x stays within 1e-16 of 0) prints as 0.0000, not as a signed -0.0000.
+double shown(double v) {
+  return std::abs(v) < 5e-5 ? 0.0 : v;
+}
+
 /// Comma-separated numbers for replay_screenshot.py's --times.
 std::string number_list(const std::vector<double>& values) {
   std::ostringstream s;
@@ -246,8 +252,8 @@ int main(int argc, char** argv) {
                 << ", t = " << std::setprecision(2) << t_closest << std::setprecision(4) << " s)\n"
                 << "  max tracking error  " << std::scientific << std::setprecision(2)
                 << r.max_tracking_error << std::fixed << std::setprecision(4) << " m\n"
-                << "  end effector at end (" << last.end_effector.x() << ", "
-                << last.end_effector.y() << ", " << last.end_effector.z() << ")\n"
+                << "  end effector at end (" << shown(last.end_effector.x()) << ", "
+                << shown(last.end_effector.y()) << ", " << shown(last.end_effector.z()) << ")\n"
                 << "  " << r.steps << " steps in " << r.total_seconds * 1e3 << " ms, "
                 << std::setprecision(1) << 100.0 * r.distance_seconds / r.total_seconds
                 << std::setprecision(4) << "% of it in distance queries\n";

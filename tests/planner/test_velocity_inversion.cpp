@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -169,6 +170,40 @@ TEST(VelocityInversion, NullSpaceTermLeavesTheEndEffectorVelocityAlone) {
     ++with_potential;
   }
   EXPECT_GT(with_potential, 200);
+}
+
+TEST(VelocityInversion, PairsSkippedWithExactBelowAreCertifiedFarAndKeepTheMotion) {
+  // solve() with `exact_below` (simulate() between samples) leaves out pairs certified beyond
+  // d0 and exact_below: along a random walk the motion matches solve()'s, and every pair it did
+  // not recompute is, exactly, farther than both.
+  const RobotModel model = RobotModel::from_urdf_file(kUrdf);
+  const Scene scene = robots::load_scene(kScene);
+  const EndEffector ee{model.link_index("end_effector"), Vec3::Zero()};
+  VelocityInversion all(model, scene, ee), some(model, scene, ee);
+  gjk::testing::Rng rng(18);
+  Eigen::VectorXd q(4);
+  q << 0.0, M_PI / 2, -150.0 * M_PI / 180, -30.0 * M_PI / 180;  // seed 002's start
+  const double d0 = all.options().field.d0;
+  size_t skipped = 0, pairs = 0;
+  for (int i = 0; i < 3000; ++i) {
+    for (int j = 0; j < 4; ++j) q[j] = std::clamp(q[j] + rng.uniform(-0.01, 0.01), -3.0, 3.0);
+    const Vec3 v = rng.unit_vector() * 0.1;
+    const double exact_below = i % 7 == 0 ? 0.6 : -1.0;
+    const VelocityStep a = all.solve(q, v, Vec3::Zero(), 1e-3);
+    const VelocityStep& b = some.solve(q, v, Vec3::Zero(), 1e-3, exact_below);
+    EXPECT_LT((a.qdot - b.qdot).norm(), 1e-9 * (1.0 + a.qdot.norm())) << i;
+    EXPECT_NEAR(a.potential, b.potential, 1e-9 * (1.0 + a.potential)) << i;
+    ASSERT_EQ(all.distances().size(), some.distances().size());
+    for (size_t k = 0; k < all.distances().size(); ++k) {
+      const double exact = all.distances()[k].distance, kept = some.distances()[k].distance;
+      ++pairs;
+      if (std::abs(exact - kept) <= 1e-9) continue;  // recomputed (or unmoved)
+      ++skipped;
+      EXPECT_GT(exact, std::max(d0, exact_below)) << "step " << i << " pair " << k;
+      EXPECT_GT(kept, std::max(d0, exact_below)) << "step " << i << " pair " << k;
+    }
+  }
+  EXPECT_GT(skipped, pairs / 4);  // the walk keeps most pairs beyond d0
 }
 
 TEST(VelocityInversion, TrackingErrorOfTheFixedStepIntegratorIsFirstOrder) {

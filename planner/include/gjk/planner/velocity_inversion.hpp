@@ -94,8 +94,17 @@ class VelocityInversion {
   /// Throws robots::ModelError on a bad q (size, NaN, outside limits).
   const VelocityStep& solve(const Eigen::VectorXd& q, const Vec3& desired_velocity,
                             const Vec3& desired_position, double dt);
+  /// The same, for a caller that needs exact distances only below `exact_below` (simulate():
+  /// its minimum clearance so far, between recorded samples). A pair certified farther than
+  /// both d0 and `exact_below` (its last exact distance less a bound on its link shape's motion
+  /// since then) is not queried: it adds nothing to H, and distances() keeps its last exact
+  /// value, which is above that bound too. The motion is the same as solve()'s (issue 18 item 4).
+  const VelocityStep& solve(const Eigen::VectorXd& q, const Vec3& desired_velocity,
+                            const Vec3& desired_position, double dt, double exact_below);
 
-  /// Every (shape, obstacle) pair at the last solved configuration (signed distances).
+  /// Every (shape, obstacle) pair at the last solved configuration (signed distances), in
+  /// robot_scene_distances' order. After solve() with `exact_below`, pairs skipped as certified
+  /// far hold their last exact answer.
   const std::vector<robots::PairDistance>& distances() const { return pairs_; }
   /// Kinematics of the last step.
   const robots::Workspace& workspace() const { return ws_; }
@@ -119,6 +128,22 @@ class VelocityInversion {
   robots::DistanceOptions distance_options_;
   std::vector<robots::PairDistance> pairs_;
   VelocityStep step_;
+  /// Bounding sphere of each collision shape, shape frame: centre and radius (+inf: no bound).
+  std::vector<Vec3> shape_center_;
+  std::vector<double> shape_radius_;
+  /// Per pair: the shape's world pose at the pair's last exact distance (empty before a solve).
+  std::vector<Pose> exact_pose_;
+  /// Per shape: its origin on the link is the identity (its pose is the link's, no product).
+  std::vector<bool> origin_identity_;
+  // Scratch of solve(), kept so that a step allocates nothing (issue 18 item 4).
+  Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian_;
+  Eigen::VectorXd gradient_;
+  std::vector<bool> frozen_;
+  std::vector<int> closest_;
+  Potential potential_;
+
+  /// Fills pairs_ at the configuration in ws_, skipping pairs certified above `skip_above`.
+  void update_distances(double skip_above);
 };
 
 /// A desired end-effector path: position and velocity at time t.
