@@ -115,52 +115,56 @@ inline double gap2(const Vec3& lower_a, const Vec3& upper_a, const Vec3& lower_b
   return sum;
 }
 
-/// Squared gap between `fixed`'s box and `moved`'s box carried into fixed's frame by `frame`
-/// (moved's centre moved, its half extents through |R|): a box containing the moved node.
-inline double carried_gap2(const Node& fixed, const Node& moved, const detail::PairFrame& frame,
-                           const Eigen::Matrix3d& abs_rotation) {
-  double c[3], h[3];
-  for (int k = 0; k < 3; ++k) {
-    c[k] = 0.5 * (moved.lower[k] + moved.upper[k]);
-    h[k] = 0.5 * (moved.upper[k] - moved.lower[k]);
+/// A node's box carried into another frame by `frame` (its centre moved, its half extents
+/// through |R|): a box in that frame containing the node.
+inline void carry_box(const Node& n, const detail::PairFrame& frame,
+                      const Eigen::Matrix3d& abs_rotation, Vec3& lower, Vec3& upper) {
+  for (int r = 0; r < 3; ++r) {
+    double centre = frame.translation[r], half = 0.0;
+    for (int col = 0; col < 3; ++col) {
+      centre += frame.rotation(r, col) * (0.5 * (n.lower[col] + n.upper[col]));
+      half += abs_rotation(r, col) * (0.5 * (n.upper[col] - n.lower[col]));
+    }
+    lower[r] = centre - half;
+    upper[r] = centre + half;
   }
-  double sum = 0.0;
-  for (int k = 0; k < 3; ++k) {
-    const double centre = frame.rotation(k, 0) * c[0] + frame.rotation(k, 1) * c[1] +
-                          frame.rotation(k, 2) * c[2] + frame.translation[k];
-    const double half =
-        abs_rotation(k, 0) * h[0] + abs_rotation(k, 1) * h[1] + abs_rotation(k, 2) * h[2];
-    const double g =
-        std::max({0.0, centre - half - fixed.upper[k], fixed.lower[k] - centre - half});
-    sum += g * g;
-  }
-  return sum;
 }
 
 /// The smaller mesh's nodes carried into the other mesh's frame (box: centre moved, half
-/// extents through |R|; volume: axes and centre moved), each part on its first use in a query:
-/// a collision query that ends after a few dozen node pairs carries a few dozen boxes, not the
-/// whole tree. Per thread, so repeated queries do not allocate; a part is current when its
-/// stamp is the query's.
+/// extents through |R|; volume: axes and centre moved), and the larger mesh's boxes carried
+/// into the smaller's frame, each part on its first use in a query: a collision query that ends
+/// after a few dozen node pairs carries a few dozen boxes, not the whole tree, and a node met
+/// again (a terrain node pairs with 7 nodes of the hand on average) is carried once. Per
+/// thread, so repeated queries do not allocate; a part is current when its stamp is the
+/// query's.
 struct CarriedCache {
   std::vector<Vec3> lower;
   std::vector<Vec3> upper;
   std::vector<RectangleSweptSphere> volumes;
   std::vector<std::uint32_t> box_stamp;
   std::vector<std::uint32_t> volume_stamp;
+  std::vector<Vec3> large_lower;  ///< the larger mesh's boxes in the smaller's frame
+  std::vector<Vec3> large_upper;
+  std::vector<std::uint32_t> large_stamp;
   std::uint32_t current = 0;
 
-  void start(size_t count) {
-    if (box_stamp.size() < count) {
-      lower.resize(count);
-      upper.resize(count);
-      volumes.resize(count);
-      box_stamp.resize(count, 0);
-      volume_stamp.resize(count, 0);
+  void start(size_t small_count, size_t large_count) {
+    if (box_stamp.size() < small_count) {
+      lower.resize(small_count);
+      upper.resize(small_count);
+      volumes.resize(small_count);
+      box_stamp.resize(small_count, 0);
+      volume_stamp.resize(small_count, 0);
+    }
+    if (large_stamp.size() < large_count) {
+      large_lower.resize(large_count);
+      large_upper.resize(large_count);
+      large_stamp.resize(large_count, 0);
     }
     if (++current == 0) {  // wrapped: forget every stamp
       std::fill(box_stamp.begin(), box_stamp.end(), 0u);
       std::fill(volume_stamp.begin(), volume_stamp.end(), 0u);
+      std::fill(large_stamp.begin(), large_stamp.end(), 0u);
       current = 1;
     }
   }
@@ -232,7 +236,8 @@ struct PairTraversal {
       volumes_b = &set_b.mesh.node_volumes();
       carry_a = volumes_a->size() <= volumes_b->size();
       cache = &carried_cache();
-      cache->start(std::min(volumes_a->size(), volumes_b->size()));
+      cache->start(std::min(volumes_a->size(), volumes_b->size()),
+                   std::max(volumes_a->size(), volumes_b->size()));
     }
   }
 
@@ -240,22 +245,24 @@ struct PairTraversal {
   void carried_box(std::uint32_t k, const Vec3*& lower, const Vec3*& upper) const {
     CarriedCache& c = *cache;
     if (c.box_stamp[k] != c.current) {
-      const Node& n = (carry_a ? tree_a : tree_b).nodes()[k];
-      const detail::PairFrame& frame = carry_a ? ba : ab;
-      const Eigen::Matrix3d& abs_rotation = carry_a ? abs_ba : abs_ab;
-      for (int r = 0; r < 3; ++r) {
-        double centre = frame.translation[r], half = 0.0;
-        for (int col = 0; col < 3; ++col) {
-          centre += frame.rotation(r, col) * (0.5 * (n.lower[col] + n.upper[col]));
-          half += abs_rotation(r, col) * (0.5 * (n.upper[col] - n.lower[col]));
-        }
-        c.lower[k][r] = centre - half;
-        c.upper[k][r] = centre + half;
-      }
+      carry_box((carry_a ? tree_a : tree_b).nodes()[k], carry_a ? ba : ab,
+                carry_a ? abs_ba : abs_ab, c.lower[k], c.upper[k]);
       c.box_stamp[k] = c.current;
     }
     lower = &c.lower[k];
     upper = &c.upper[k];
+  }
+
+  /// The box of node k of the other (larger) tree, in the carried tree's frame.
+  void large_box(std::uint32_t k, const Vec3*& lower, const Vec3*& upper) const {
+    CarriedCache& c = *cache;
+    if (c.large_stamp[k] != c.current) {
+      carry_box((carry_a ? tree_b : tree_a).nodes()[k], carry_a ? ab : ba,
+                carry_a ? abs_ab : abs_ba, c.large_lower[k], c.large_upper[k]);
+      c.large_stamp[k] = c.current;
+    }
+    lower = &c.large_lower[k];
+    upper = &c.large_upper[k];
   }
 
   /// The volume of node k of the carried tree, in the other mesh's frame.
@@ -295,8 +302,10 @@ struct PairTraversal {
       const double in_fixed = gap2(*lower, *upper, fixed.lower, fixed.upper);
       if (!(in_fixed < limit * limit)) return std::max(volumes, std::sqrt(in_fixed));
       // The fixed node's box carried into the moved tree's frame, against the moved node's.
-      const double in_moved =
-          carry_a ? carried_gap2(na, nb, ab, abs_ab) : carried_gap2(nb, na, ba, abs_ba);
+      const Node& moved = carry_a ? na : nb;
+      const Vec3 *fixed_lower = nullptr, *fixed_upper = nullptr;
+      large_box(carry_a ? j : i, fixed_lower, fixed_upper);
+      const double in_moved = gap2(*fixed_lower, *fixed_upper, moved.lower, moved.upper);
       const double boxes = std::sqrt(std::max(in_fixed, in_moved));
       if constexpr (order == BoundOrder::BoxesFirst) {
         if (!(boxes < limit)) return boxes;
@@ -461,20 +470,39 @@ struct PairTraversal {
       heap.push_back(p);
       std::push_heap(heap.begin(), heap.end(), later);
     };
+    // The top replaced by p, sifted down (std::push_heap's order: no parent above a child).
+    // An opened pair taken from the heap leaves it as its farther child enters: one sift
+    // instead of a pop and a push.
+    const auto replace_top = [](PairEntry p) {
+      const size_t n = heap.size();
+      size_t i = 0;
+      for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && heap[child + 1].bound < heap[child].bound) ++child;
+        if (!(heap[child].bound < p.bound)) break;
+        heap[i] = heap[child];
+        i = child;
+      }
+      heap[i] = p;
+    };
+    const auto pop_top = [&replace_top]() {
+      const PairEntry last = heap.back();
+      heap.pop_back();
+      if (!heap.empty()) replace_top(last);
+    };
     constexpr BoundOrder order = BoundOrder::VolumesFirst;
     PairEntry e{0, 0, node_bound<order>(0, 0, best.distance)};
     bool have = e.bound < best.distance;  // e: the pair to open next, held out of the heap
     while (have || !heap.empty()) {
-      if (!have) {
-        std::pop_heap(heap.begin(), heap.end(), later);
-        e = heap.back();
-        heap.pop_back();
-      }
+      const bool on_top = !have;  // e is the heap's top, still in it
+      if (on_top) e = heap.front();
       have = false;
       if (!(e.bound < best.distance)) break;  // every other pair is farther still
       const Node& na = node_a(e.a);
       const Node& nb = node_b(e.b);
       if (na.leaf && nb.leaf) {
+        if (on_top) pop_top();
         if (hinted && static_cast<int>(na.index) == hint_a && static_cast<int>(nb.index) == hint_b)
           continue;  // measured first
         measure(na.index, nb.index, best.distance);
@@ -492,7 +520,14 @@ struct PairTraversal {
       PairEntry near{a1, b1, node_bound<order>(a1, b1, best.distance)};
       PairEntry far{a2, b2, node_bound<order>(a2, b2, best.distance)};
       if (far.bound < near.bound) std::swap(near, far);
-      if (far.bound < best.distance) push(far);
+      if (far.bound < best.distance) {
+        if (on_top)
+          replace_top(far);
+        else
+          push(far);
+      } else if (on_top) {
+        pop_top();
+      }
       if (!(near.bound < best.distance)) continue;
       // The nearer child is opened next without a trip through the heap when nothing there is
       // nearer (most steps of a descent): half the heap operations, same order.
