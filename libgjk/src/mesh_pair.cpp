@@ -241,28 +241,32 @@ struct PairTraversal {
     }
   }
 
-  /// The box of node k of the carried tree, in the other mesh's frame (see CarriedCache).
+  /// Node k of `tree`'s box carried by (frame, abs_rotation), from the cache when carried
+  /// already in this query (see CarriedCache).
+  void cached_box(const PrimitiveTree& tree, std::uint32_t k, const detail::PairFrame& frame,
+                  const Eigen::Matrix3d& abs_rotation, std::vector<std::uint32_t>& stamps,
+                  std::vector<Vec3>& lowers, std::vector<Vec3>& uppers, const Vec3*& lower,
+                  const Vec3*& upper) const {
+    if (stamps[k] != cache->current) {
+      carry_box(tree.nodes()[k], frame, abs_rotation, lowers[k], uppers[k]);
+      stamps[k] = cache->current;
+    }
+    lower = &lowers[k];
+    upper = &uppers[k];
+  }
+
+  /// The box of node k of the carried tree, in the other mesh's frame.
   void carried_box(std::uint32_t k, const Vec3*& lower, const Vec3*& upper) const {
     CarriedCache& c = *cache;
-    if (c.box_stamp[k] != c.current) {
-      carry_box((carry_a ? tree_a : tree_b).nodes()[k], carry_a ? ba : ab,
-                carry_a ? abs_ba : abs_ab, c.lower[k], c.upper[k]);
-      c.box_stamp[k] = c.current;
-    }
-    lower = &c.lower[k];
-    upper = &c.upper[k];
+    cached_box(carry_a ? tree_a : tree_b, k, carry_a ? ba : ab, carry_a ? abs_ba : abs_ab,
+               c.box_stamp, c.lower, c.upper, lower, upper);
   }
 
   /// The box of node k of the other (larger) tree, in the carried tree's frame.
   void large_box(std::uint32_t k, const Vec3*& lower, const Vec3*& upper) const {
     CarriedCache& c = *cache;
-    if (c.large_stamp[k] != c.current) {
-      carry_box((carry_a ? tree_b : tree_a).nodes()[k], carry_a ? ab : ba,
-                carry_a ? abs_ab : abs_ba, c.large_lower[k], c.large_upper[k]);
-      c.large_stamp[k] = c.current;
-    }
-    lower = &c.large_lower[k];
-    upper = &c.large_upper[k];
+    cached_box(carry_a ? tree_b : tree_a, k, carry_a ? ab : ba, carry_a ? abs_ab : abs_ba,
+               c.large_stamp, c.large_lower, c.large_upper, lower, upper);
   }
 
   /// The volume of node k of the carried tree, in the other mesh's frame.
