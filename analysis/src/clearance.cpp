@@ -1,6 +1,7 @@
 // Path reading, the streaming clearance analysis and its outputs (see gjk/analysis/clearance.hpp).
 #include <gjk/analysis/clearance.hpp>
 
+#include <gjk/robots/obstacle_queries.hpp>
 #include <gjk/robots/parse_number.hpp>
 
 #include <fcntl.h>
@@ -522,9 +523,20 @@ struct Block {
 
 /// What one thread needs to compute blocks, reused from block to block.
 struct Worker {
-  explicit Worker(const RobotModel& model) : ws(model) {}
+  explicit Worker(const RobotModel& model) : ws(model) {
+    for (const gjk::robots::CollisionShape& c : model.collision_shapes())
+      balls.push_back(gjk::robots::shape_ball(c.shape));  // a mesh element's hull holds it
+  }
   gjk::robots::Workspace ws;
   std::vector<gjk::robots::ClosestPair> distances;
+  // Without pair output (see measure_state_bounded), per (shape, obstacle) of the block: the
+  // last exact distance (NaN: none yet) and the shape's pose then; and the bounds of a state.
+  std::vector<gjk::robots::ObstacleBall> balls;  ///< per robot shape, shape frame
+  std::vector<double> last_distance;
+  std::vector<Pose> last_pose;
+  std::vector<double> lower, upper;
+  gjk::robots::ClosestPair one;
+  size_t measured = 0;  ///< exact pair queries run (Analysis::pairs_measured)
   double seconds = 0.0, cpu_seconds = 0.0;
 };
 
@@ -536,6 +548,78 @@ struct Context {
   AnalysisSink* sink;
   bool keep_pairs;
 };
+
+PairRecord record_of(const gjk::robots::PairDistance& d) {
+  return PairRecord{d.shape,  d.obstacle, d.distance, d.point_on_link, d.point_on_obstacle,
+                    d.normal, d.status};
+}
+
+/// One state's record and its (link, obstacle) minima when no sink wants every pair: only the
+/// closest pair and the minima must be exact, so a pair is measured only when it could change
+/// them. Its last exact distance in the block, less how far its shape can have moved since
+/// (ball_motion_bound), is a lower bound L; the same plus the motion an upper bound U. A pair
+/// is skipped when L > 0, L exceeds the smallest U of the state (so it is not the closest pair)
+/// and L exceeds its (link, obstacle) minimum so far (so it does not lower it), and the cutoff
+/// decides it (L > cutoff: beyond; U < cutoff: within). Strict inequalities with a nanometre of
+/// slack for rounding: a skipped pair is strictly farther than the state's closest and than
+/// its minimum, which therefore come out as with every pair measured. (Issue 18 item 4: the
+/// same certified skipping as VelocityInversion::solve's exact_below.)
+void measure_state_bounded(const Context& c, gjk::robots::WorldContext& world, Worker& w,
+                           std::vector<Minimum>& per_link_obstacle, StateRecord& r) {
+  const auto& shapes = c.model.collision_shapes();
+  const size_t obstacles = c.scene.obstacles.size();
+  const double cutoff = c.options.cutoff;
+  const std::vector<Pose>& poses = world.shape_poses();
+  constexpr double kSlack = 1e-9;  // metres: GJK's answers are exact to ~1e-15 at robot scale
+  double state_upper = std::numeric_limits<double>::infinity();
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    for (size_t o = 0; o < obstacles; ++o) {
+      const size_t k = s * obstacles + o;
+      const double last = w.last_distance[k];
+      if (std::isnan(last) || !c.world.checked(static_cast<int>(s), static_cast<int>(o))) {
+        w.lower[k] = -std::numeric_limits<double>::infinity();
+        w.upper[k] = std::numeric_limits<double>::infinity();
+        continue;
+      }
+      const double moved = gjk::robots::ball_motion_bound(w.balls[s], w.last_pose[k], poses[s]);
+      w.lower[k] = last - moved - kSlack;
+      w.upper[k] = std::max(last, 0.0) + moved + kSlack;
+      state_upper = std::min(state_upper, w.upper[k]);
+    }
+  }
+  const QueryOptions query{};
+  for (size_t s = 0; s < shapes.size(); ++s) {
+    const size_t link = static_cast<size_t>(shapes[s].link);
+    for (size_t o = 0; o < obstacles; ++o) {
+      if (!c.world.checked(static_cast<int>(s), static_cast<int>(o))) continue;
+      const size_t k = s * obstacles + o;
+      Minimum& minimum = per_link_obstacle[link * obstacles + o];
+      const double lower = w.lower[k];
+      const bool beyond = lower > cutoff, within = w.upper[k] < cutoff;
+      if (lower > 0.0 && lower > state_upper &&
+          (!minimum.found() || lower > minimum.pair.distance) && (beyond || within)) {
+        if (within) ++r.pairs;
+        continue;
+      }
+      // As distances(): a threshold query first when there is a cutoff. A pair beyond it, or
+      // whose query failed, leaves no history and is measured again next time.
+      if (!world.pair_distance(static_cast<int>(s), static_cast<int>(o), cutoff, false, query,
+                               w.one)) {
+        w.last_distance[k] = std::numeric_limits<double>::quiet_NaN();
+        continue;
+      }
+      ++w.measured;
+      w.last_distance[k] = w.one.pair.status == Status::InvalidInput
+                               ? std::numeric_limits<double>::quiet_NaN()
+                               : w.one.pair.distance;
+      w.last_pose[k] = poses[s];
+      ++r.pairs;
+      const PairRecord p = record_of(w.one.pair);
+      if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
+      keep_smaller(minimum, r, p);
+    }
+  }
+}
 
 void compute_block(const Context& c, Block& block, Worker& w) {
   const auto start = std::chrono::steady_clock::now();
@@ -550,20 +634,32 @@ void compute_block(const Context& c, Block& block, Worker& w) {
     block.pairs.clear();
     block.pair_begin.assign(1, 0);
     block.per_link_obstacle.assign(model.links().size() * obstacles, Minimum{});
+    const size_t pair_slots = model.collision_shapes().size() * obstacles;
+    if (!c.keep_pairs) {
+      w.last_distance.assign(pair_slots, std::numeric_limits<double>::quiet_NaN());
+      w.last_pose.resize(pair_slots);
+      w.lower.resize(pair_slots);
+      w.upper.resize(pair_slots);
+    }
     for (size_t k = 0; k < block.states.size(); ++k) {
       const PathState& s = block.states[k];
       StateRecord& r = block.records[k];
       r.index = c.options.first_index + block.first + k;
       r.line = s.line;
       r.time = s.time;
-      // The checked (robot part, obstacle) pairs within the cutoff, in (shape, obstacle) order.
       world.update(s.q);
+      if (!c.keep_pairs) {
+        measure_state_bounded(c, world, w, block.per_link_obstacle, r);
+        block.pair_begin.push_back(block.pairs.size());
+        continue;
+      }
+      // The checked (robot part, obstacle) pairs within the cutoff, in (shape, obstacle) order.
       world.distances(c.options.cutoff, false, false, QueryOptions{}, w.distances);
       r.pairs = w.distances.size();
+      w.measured += w.distances.size();
       for (const gjk::robots::ClosestPair& pair : w.distances) {
         const gjk::robots::PairDistance& d = pair.pair;
-        const PairRecord p{d.shape,  d.obstacle, d.distance, d.point_on_link, d.point_on_obstacle,
-                           d.normal, d.status};
+        const PairRecord p = record_of(d);
         if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
         const size_t link =
             static_cast<size_t>(model.collision_shapes()[static_cast<size_t>(d.shape)].link);
@@ -794,6 +890,7 @@ Analysis run(const gjk::robots::CollisionWorld& world, StateSource& source,
   for (const Worker& w : pool.workers()) {
     analysis.thread_seconds.push_back(w.seconds);
     analysis.thread_cpu_seconds.push_back(w.cpu_seconds);
+    analysis.pairs_measured += w.measured;
   }
   analysis.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -842,6 +939,7 @@ void merge_shard(Analysis& total, const Analysis& shard) {
   if (!total.first_below_margin.found()) total.first_below_margin = shard.first_below_margin;
   total.states += shard.states;
   total.pairs += shard.pairs;
+  total.pairs_measured += shard.pairs_measured;
   total.states_in_collision += shard.states_in_collision;
   total.states_below_margin += shard.states_below_margin;
   merge(total.overall, shard.overall);
@@ -1151,7 +1249,10 @@ std::string summary_text(const RobotModel& model, const Scene& scene, const Path
     << " obstacles\n";
   o << "path " << path.name << ": " << analysis.states << " states analysed, " << path.bad_rows
     << " bad rows skipped\n";
-  o << "pairs with a distance: " << analysis.pairs << "\n";
+  o << "pairs with a distance: " << analysis.pairs;
+  if (analysis.pairs_measured != analysis.pairs)
+    o << " (" << analysis.pairs_measured << " measured exactly, the others bounded)";
+  o << "\n";
   const Minimum& m = analysis.overall;
   if (m.found()) {
     o << "minimum clearance: " << fixed(m.pair.distance, p) << " m at "
@@ -1200,6 +1301,7 @@ nlohmann::ordered_json summary_json(const RobotModel& model, const Scene& scene,
   j["states"] = analysis.states;
   j["bad_rows"] = path.bad_rows;
   j["pairs"] = analysis.pairs;
+  j["pairs_measured"] = analysis.pairs_measured;
   j["minimum"] = minimum_json(model, scene, path, analysis.overall);
   j["states_in_collision"] = analysis.states_in_collision;
   j["first_collision"] = state_ref_json(path, analysis.first_collision);

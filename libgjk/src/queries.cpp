@@ -5,6 +5,7 @@
 #include "pair_results.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <type_traits>
 
@@ -123,15 +124,10 @@ static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, co
                    });
 }
 
-static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pose_a, const Shape& b,
-                                                 const Pose& pose_b, const QueryOptions& options,
-                                                 WarmStart* cache) {
-  SignedDistanceResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
-    r.status = Status::InvalidInput;
-    r.signed_distance = std::numeric_limits<double>::quiet_NaN();
-    return r;
-  }
+/// signed_distance after the input checks (shared with prechecked::signed_distance).
+static SignedDistanceResult signed_distance_checked(const Shape& a, const Pose& pose_a,
+                                                    const Shape& b, const Pose& pose_b,
+                                                    const QueryOptions& options, WarmStart* cache) {
   return with_pair(
       a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
         return detail::signed_distance_from(md,
@@ -140,14 +136,23 @@ static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pos
       });
 }
 
-static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, const Shape& b,
-                                        const Pose& pose_b, double threshold,
-                                        const QueryOptions& options, WarmStart* cache) {
-  ThresholdResult r;
-  if (!inputs_valid(a, pose_a, b, pose_b, options) || std::isnan(threshold)) {
+static SignedDistanceResult signed_distance_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                                 const Pose& pose_b, const QueryOptions& options,
+                                                 WarmStart* cache) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options)) {
+    SignedDistanceResult r;
     r.status = Status::InvalidInput;
+    r.signed_distance = std::numeric_limits<double>::quiet_NaN();
     return r;
   }
+  return signed_distance_checked(a, pose_a, b, pose_b, options, cache);
+}
+
+/// closer_than after the input checks (shared with prechecked::closer_than).
+static ThresholdResult closer_than_checked(const Shape& a, const Pose& pose_a, const Shape& b,
+                                           const Pose& pose_b, double threshold,
+                                           const QueryOptions& options, WarmStart* cache) {
+  ThresholdResult r;
   return with_pair(
       a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
         const double radii = radius_a + radius_b;
@@ -159,6 +164,17 @@ static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, cons
         r.closer = g.overlap || g.upper - radii < threshold;
         return r;
       });
+}
+
+static ThresholdResult closer_than_impl(const Shape& a, const Pose& pose_a, const Shape& b,
+                                        const Pose& pose_b, double threshold,
+                                        const QueryOptions& options, WarmStart* cache) {
+  if (!inputs_valid(a, pose_a, b, pose_b, options) || std::isnan(threshold)) {
+    ThresholdResult r;
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return closer_than_checked(a, pose_a, b, pose_b, threshold, options, cache);
 }
 
 namespace {
@@ -350,5 +366,43 @@ ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, cons
         return closer_than_impl(sa, spa, sb, spb, threshold * f, o, &cache);
       });
 }
+
+namespace prechecked {
+
+// A shape or pose inside [2^-240, 2^241) makes rescale_exponent return 0 for every pair of
+// them: the pair's magnitude is the largest of four numbers, each below 2^241, and at least
+// the shapes' own, each at least 2^-240.
+bool shape_ok(const Shape& shape) {
+  if (!shape_is_valid(shape)) return false;
+  const double m = shape_magnitude(shape);
+  return m >= 0x1p-240 && m < 0x1p241;
+}
+
+bool pose_ok(const Pose& pose) {
+  return pose_is_valid(pose) && pose.translation().cwiseAbs().maxCoeff() < 0x1p241;
+}
+
+bool options_ok(const QueryOptions& options) {
+  return options_valid(options);
+}
+
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                                     const QueryOptions& o, WarmStart* cache) {
+  assert(shape_ok(a) && shape_ok(b) && pose_ok(pa) && pose_ok(pb) && options_ok(o));
+  return signed_distance_checked(a, pa, b, pb, o, cache);
+}
+
+ThresholdResult closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                            double threshold, const QueryOptions& o, WarmStart* cache) {
+  assert(shape_ok(a) && shape_ok(b) && pose_ok(pa) && pose_ok(pb) && options_ok(o));
+  if (std::isnan(threshold)) {
+    ThresholdResult r;
+    r.status = Status::InvalidInput;
+    return r;
+  }
+  return closer_than_checked(a, pa, b, pb, threshold, o, cache);
+}
+
+}  // namespace prechecked
 
 }  // namespace gjk

@@ -112,6 +112,7 @@ py::dict analysis_dict(const ga::Analysis& a) {
   py::dict d;
   d["states"] = a.states;
   d["pairs"] = a.pairs;
+  d["pairs_measured"] = a.pairs_measured;
   d["states_in_collision"] = a.states_in_collision;
   d["first_collision"] = ref_dict(a.first_collision);
   d["margin"] = a.margin;
@@ -154,6 +155,8 @@ ga::Analysis dict_analysis(const py::dict& d) {
   try {
     a.states = d["states"].cast<size_t>();
     a.pairs = d["pairs"].cast<size_t>();
+    // Optional: dictionaries saved before the key existed measured every pair.
+    a.pairs_measured = d.contains("pairs_measured") ? d["pairs_measured"].cast<size_t>() : a.pairs;
     a.states_in_collision = d["states_in_collision"].cast<size_t>();
     a.first_collision = dict_ref(d["first_collision"].cast<py::dict>());
     a.margin = d["margin"].cast<double>();

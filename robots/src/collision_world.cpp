@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 namespace gjk::robots {
 namespace {
@@ -51,6 +53,25 @@ double signed_box_bound(const Aabb& a, const Aabb& b) {
   // Along each axis, move a up past b's top or down past b's bottom, whichever is shorter.
   const Vec3 up = b.max() - a.min(), down = a.max() - b.min();
   return -up.cwiseMin(down).minCoeff();
+}
+
+/// A convex pair's signed distance: without the engine's per-call input checks when both sides
+/// passed them once (`prechecked`, see WorldContext::update), else the checked query.
+SignedDistanceResult convex_signed_distance(const Shape& a, const Pose& pa, const Shape& b,
+                                            const Pose& pb, bool prechecked,
+                                            const QueryOptions& query, WarmStart* warm) {
+  if (prechecked) return gjk::prechecked::signed_distance(a, pa, b, pb, query, warm);
+  return warm != nullptr ? gjk::signed_distance(a, pa, b, pb, query, *warm)
+                         : gjk::signed_distance(a, pa, b, pb, query);
+}
+
+/// The same for the threshold query.
+ThresholdResult convex_closer_than(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                                   double threshold, bool prechecked, const QueryOptions& query,
+                                   WarmStart* warm) {
+  if (prechecked) return gjk::prechecked::closer_than(a, pa, b, pb, threshold, query, warm);
+  return warm != nullptr ? gjk::closer_than(a, pa, b, pb, threshold, query, *warm)
+                         : gjk::closer_than(a, pa, b, pb, threshold, query);
 }
 
 Aabb grown(Aabb box, double margin) {
@@ -260,7 +281,15 @@ WorldContext::WorldContext(const CollisionWorld& world)
     local_centres_.push_back(local.center());
     local_halves_.push_back(0.5 * local.sizes());
     origin_is_identity_.push_back(c.origin.matrix() == Pose::Identity().matrix() ? 1 : 0);
+    shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
   }
+  pose_prechecked_.assign(shape_prechecked_.size(), 0);
+  for (const Obstacle& o : world.obstacles())
+    obstacle_prechecked_.push_back(o.kind() == ObstacleKind::Convex &&
+                                           prechecked::shape_ok(o.shape) &&
+                                           prechecked::pose_ok(o.pose)
+                                       ? 1
+                                       : 0);
   obstacle_hits_.resize(slots);
 }
 
@@ -299,6 +328,8 @@ void WorldContext::update(const Eigen::VectorXd& q) {
     Vec3 half;
     half.noalias() = pose.linear().cwiseAbs() * local_halves_[s];
     loose_boxes_[s] = Aabb(centre - half, centre + half);
+    // The engine's input checks once per shape and configuration instead of once per pair.
+    pose_prechecked_[s] = shape_prechecked_[s] && prechecked::pose_ok(pose) ? 1 : 0;
   }
   tight_ = false;
   std::fill(tight_shape_.begin(), tight_shape_.end(), std::uint8_t{0});
@@ -328,14 +359,19 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
   const std::vector<Aabb>& boxes = tight_ ? boxes_ : loose_boxes_;
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
+  const bool options_ok = prechecked::options_ok(query);
   bool found = false;
   for (size_t s = 0; s < shapes.size() && !found; ++s) {
     world_->obstacle_tree().query(grown(boxes[s], margin), [&](int o) {
       if (!world_->checked(static_cast<int>(s), o)) return true;
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
-      found =
-          closer_than(shapes[s], poses_[s], obstacles[static_cast<size_t>(o)], margin, query, warm)
-              .closer;
+      const auto uo = static_cast<size_t>(o);
+      const Obstacle& obstacle = obstacles[uo];
+      found = (convex_pair(shapes[s], obstacle)
+                   ? convex_closer_than(shapes[s].shape, poses_[s], obstacle.shape, obstacle.pose,
+                                        margin, options_ok && prechecked_pair(s, uo), query, warm)
+                   : closer_than(shapes[s], poses_[s], obstacle, margin, query, warm))
+                  .closer;
       return !found;
     });
   }
@@ -343,9 +379,13 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
     const auto [a, b] = world_->self_pairs()[i];
     const auto ua = static_cast<size_t>(a), ub = static_cast<size_t>(b);
     if (gjk::distance(boxes[ua], boxes[ub]) > margin) continue;
-    found =
-        closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub], margin, query, &self_caches_[i])
-            .closer;
+    found = (convex_pair(shapes[ua], shapes[ub])
+                 ? convex_closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub],
+                                      margin, options_ok && prechecked_self(ua, ub), query,
+                                      &self_caches_[i])
+                 : closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub], margin, query,
+                               &self_caches_[i]))
+                .closer;
   }
   return found;
 }
@@ -353,6 +393,7 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
 ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool gradient) {
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
+  const bool options_ok = prechecked::options_ok(query);
   ClosestPair best;
   deferred_.clear();
   best.pair.distance = cutoff;
@@ -408,12 +449,16 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
         return bound();
       }
       WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
+      const bool fast = options_ok && prechecked_pair(s, static_cast<size_t>(o));
       // A threshold query decides cheaply whether the pair can beat the best at all.
       if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
-          !closer_than(shapes[s], poses_[s], obstacle, best.pair.distance, query, warm).closer)
+          !convex_closer_than(shapes[s].shape, poses_[s], obstacle.shape, obstacle.pose,
+                              best.pair.distance, fast, query, warm)
+               .closer)
         return bound();
-      take(signed_distance(shapes[s], poses_[s], obstacle, query, warm), static_cast<int>(s), o,
-           false);
+      take(convex_signed_distance(shapes[s].shape, poses_[s], obstacle.shape, obstacle.pose, fast,
+                                  query, warm),
+           static_cast<int>(s), o, false);
       return bound();
     });
   }
@@ -430,12 +475,14 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
       if (hulls < best.pair.distance) deferred_.push_back({hulls, a, b, static_cast<int>(i)});
       continue;
     }
+    const bool fast = options_ok && prechecked_self(ua, ub);
     if (std::isfinite(best.pair.distance) && best.pair.distance > 0.0 &&
-        !closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub], best.pair.distance, query,
-                     &self_caches_[i])
+        !convex_closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub],
+                            best.pair.distance, fast, query, &self_caches_[i])
              .closer)
       continue;
-    take(signed_distance(shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, &self_caches_[i]),
+    take(convex_signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], fast,
+                                query, &self_caches_[i]),
          a, b, true);
   }
   // The pairs with a link mesh, nearest hull first, while their bound can beat the best.
@@ -466,9 +513,11 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
 
 void WorldContext::distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
                              std::vector<ClosestPair>& out) {
-  ensure_tight_boxes();
+  // Without a cutoff every checked pair is measured: the boxes would prune nothing.
+  if (std::isfinite(cutoff)) ensure_tight_boxes();
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
+  const bool options_ok = prechecked::options_ok(query);
   size_t count = 0;
   const auto push = [&](const SignedDistanceResult& r, int a, int b, bool is_self) {
     if (count == out.size()) out.emplace_back();
@@ -479,32 +528,24 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
     else
       p.pair.gradient.resize(0);
   };
-  const Aabb everything(Vec3::Constant(-kInf), Vec3::Constant(kInf));
+  if (!std::isfinite(cutoff)) {  // every obstacle, in file order, without walking the tree
+    candidates_.resize(obstacles.size());
+    std::iota(candidates_.begin(), candidates_.end(), 0);
+  }
   for (size_t s = 0; s < shapes.size(); ++s) {
-    candidates_.clear();
-    world_->obstacle_tree().query(std::isfinite(cutoff) ? grown(boxes_[s], cutoff) : everything,
-                                  [&](int o) {
-                                    candidates_.push_back(o);
-                                    return true;
-                                  });
-    std::sort(candidates_.begin(), candidates_.end());  // file order: deterministic output
+    if (std::isfinite(cutoff)) {
+      candidates_.clear();
+      world_->obstacle_tree().query(grown(boxes_[s], cutoff), [&](int o) {
+        candidates_.push_back(o);
+        return true;
+      });
+      std::sort(candidates_.begin(), candidates_.end());  // file order: deterministic output
+    }
     for (const int o : candidates_) {
       if (!world_->checked(static_cast<int>(s), o)) continue;
-      const Obstacle& obstacle = obstacles[static_cast<size_t>(o)];
-      if (!convex_pair(shapes[s], obstacle)) {
-        const SignedDistanceResult r =
-            signed_distance(shapes[s], poses_[s], obstacle, query, nullptr, cutoff,
-                            &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]);
-        if (r.signed_distance < cutoff || !std::isfinite(cutoff))
-          push(r, static_cast<int>(s), o, false);
-        continue;
-      }
-      WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
-      if (std::isfinite(cutoff) &&
-          !closer_than(shapes[s], poses_[s], obstacle, cutoff, query, warm).closer)
-        continue;
-      push(signed_distance(shapes[s], poses_[s], obstacle, query, warm), static_cast<int>(s), o,
-           false);
+      SignedDistanceResult r;
+      if (measure_obstacle_pair(s, o, cutoff, options_ok, query, r))
+        push(r, static_cast<int>(s), o, false);
     }
   }
   if (self) {
@@ -518,15 +559,59 @@ void WorldContext::distances(double cutoff, bool self, bool gradients, const Que
         if (r.signed_distance < cutoff || !std::isfinite(cutoff)) push(r, a, b, true);
         continue;
       }
-      if (std::isfinite(cutoff) && !closer_than(shapes[ua], poses_[ua], shapes[ub], poses_[ub],
-                                                cutoff, query, &self_caches_[i])
-                                        .closer)
+      const bool fast = options_ok && prechecked_self(ua, ub);
+      if (std::isfinite(cutoff) &&
+          !convex_closer_than(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], cutoff,
+                              fast, query, &self_caches_[i])
+               .closer)
         continue;
-      push(signed_distance(shapes[ua], poses_[ua], shapes[ub], poses_[ub], query, &self_caches_[i]),
+      push(convex_signed_distance(shapes[ua].shape, poses_[ua], shapes[ub].shape, poses_[ub], fast,
+                                  query, &self_caches_[i]),
            a, b, true);
     }
   }
   out.resize(count);
+}
+
+bool WorldContext::measure_obstacle_pair(size_t s, int o, double cutoff, bool options_ok,
+                                         const QueryOptions& query, SignedDistanceResult& r) {
+  const CollisionShape& shape = world_->model().collision_shapes()[s];
+  const Obstacle& obstacle = world_->obstacles()[static_cast<size_t>(o)];
+  if (!convex_pair(shape, obstacle)) {
+    r = signed_distance(shape, poses_[s], obstacle, query, nullptr, cutoff,
+                        &obstacle_hits_[obstacle_slot(static_cast<int>(s), o)]);
+    return r.signed_distance < cutoff || !std::isfinite(cutoff);
+  }
+  WarmStart* warm = obstacle_warm_start(static_cast<int>(s), o);
+  const bool fast = options_ok && prechecked_pair(s, static_cast<size_t>(o));
+  if (std::isfinite(cutoff) && !convex_closer_than(shape.shape, poses_[s], obstacle.shape,
+                                                   obstacle.pose, cutoff, fast, query, warm)
+                                    .closer)
+    return false;
+  r = convex_signed_distance(shape.shape, poses_[s], obstacle.shape, obstacle.pose, fast, query,
+                             warm);
+  return true;
+}
+
+bool WorldContext::pair_distance(int shape, int obstacle, double cutoff, bool gradient,
+                                 const QueryOptions& query, ClosestPair& out) {
+  if (shape < 0 || static_cast<size_t>(shape) >= poses_.size() || obstacle < 0 ||
+      static_cast<size_t>(obstacle) >= world_->obstacles().size()) {
+    throw std::out_of_range("WorldContext::pair_distance: no pair (shape " + std::to_string(shape) +
+                            ", obstacle " + std::to_string(obstacle) + ") in a world of " +
+                            std::to_string(poses_.size()) + " shapes and " +
+                            std::to_string(world_->obstacles().size()) + " obstacles");
+  }
+  SignedDistanceResult r;
+  if (!measure_obstacle_pair(static_cast<size_t>(shape), obstacle, cutoff,
+                             prechecked::options_ok(query), query, r))
+    return false;
+  set_pair(out, r, shape, obstacle, false);
+  if (gradient)
+    add_gradient(out);
+  else
+    out.pair.gradient.resize(0);
+  return true;
 }
 
 void WorldContext::add_gradient(ClosestPair& best) const {

@@ -707,6 +707,91 @@ TEST(ClearanceAnalysis, PandaAmongBoxesMatchesDirectDistances) {
   expect_same(one, analyse_all(panda(), panda_boxes(), path.states, o));
 }
 
+/// Collects the states only: the analysis then measures only the pairs that can matter.
+class StatesOnlySink : public gjk::analysis::CollectingSink {
+ public:
+  bool wants_pairs() const override { return false; }
+};
+
+/// A smooth sweep of the Panda's joints (sines of different periods within the limits), fingers
+/// half open: through the boxes' region, in and out of contact.
+std::vector<PathState> panda_sweep(size_t count) {
+  const Eigen::VectorXd lo = panda().lower_limits(), hi = panda().upper_limits();
+  std::vector<PathState> states(count);
+  for (size_t i = 0; i < count; ++i) {
+    const double t = static_cast<double>(i) / static_cast<double>(count);
+    Eigen::VectorXd q(8);
+    for (Eigen::Index j = 0; j < 7; ++j) {
+      const double mid = 0.5 * (lo[j] + hi[j]), half = 0.5 * (hi[j] - lo[j]);
+      q[j] = mid + 0.8 * half *
+                       std::sin(2.0 * M_PI * (1.0 + 0.37 * static_cast<double>(j)) * t +
+                                static_cast<double>(j));
+    }
+    q[7] = 0.02;
+    states[i].line = static_cast<long>(i) + 1;
+    states[i].q = q;
+  }
+  return states;
+}
+
+void expect_close_pair(const gjk::analysis::PairRecord& p, const gjk::analysis::PairRecord& q) {
+  EXPECT_EQ(p.shape, q.shape);
+  if (p.shape < 0 || q.shape < 0) return;  // no pair (a link without shapes, an allowed pair)
+  EXPECT_EQ(p.obstacle, q.obstacle);
+  // Exact answers both; the warm starts differ (a bounded pair's cache is older), so rounding
+  // and, where the closest features are not unique, the witness points may differ slightly.
+  EXPECT_NEAR(p.distance, q.distance, 1e-12);
+  EXPECT_LE((p.point_on_link - q.point_on_link).norm(), 1e-9);
+  EXPECT_LE((p.point_on_obstacle - q.point_on_obstacle).norm(), 1e-9);
+  EXPECT_EQ(p.status, q.status);
+}
+
+TEST(ClearanceAnalysis, WithoutPairOutputBoundedPairsGiveTheSameRecords) {
+  // Issue 18 item 4: without pair output, a pair is measured only when its bounds (last exact
+  // distance -/+ its shape's motion since) leave open that it is the state's closest pair or
+  // lowers its (link, obstacle) minimum. Every record must be what measuring every pair gives.
+  const std::vector<PathState> states = panda_sweep(3000);
+  for (const double cutoff : {std::numeric_limits<double>::infinity(), 0.15}) {
+    SCOPED_TRACE("cutoff " + std::to_string(cutoff));
+    AnalysisOptions o = threads(2, cutoff);
+    o.margin = 0.02;
+    const Recorded all = analyse_all(panda(), panda_boxes(), states, o);
+    StatesOnlySink only;
+    const Analysis bounded = gjk::analysis::analyse(panda(), panda_boxes(), states, o, &only);
+    const Analysis &a = all.analysis, &b = bounded;
+    EXPECT_GE(a.pairs_measured, a.pairs);  // every pair measured for the output
+    EXPECT_EQ(a.states, b.states);
+    EXPECT_EQ(a.pairs, b.pairs);
+    EXPECT_GT(a.states_in_collision, 0u);  // the sweep does hit the boxes
+    EXPECT_EQ(a.states_in_collision, b.states_in_collision);
+    EXPECT_EQ(a.states_below_margin, b.states_below_margin);
+    EXPECT_EQ(a.first_collision.state, b.first_collision.state);
+    EXPECT_EQ(a.first_below_margin.state, b.first_below_margin.state);
+    EXPECT_EQ(a.overall.state, b.overall.state);
+    expect_close_pair(a.overall.pair, b.overall.pair);
+    ASSERT_EQ(a.per_link_obstacle.size(), b.per_link_obstacle.size());
+    for (size_t k = 0; k < a.per_link_obstacle.size(); ++k) {
+      SCOPED_TRACE("link-obstacle " + std::to_string(k));
+      EXPECT_EQ(a.per_link_obstacle[k].state, b.per_link_obstacle[k].state);
+      expect_close_pair(a.per_link_obstacle[k].pair, b.per_link_obstacle[k].pair);
+    }
+    ASSERT_EQ(all.sink.states.size(), only.states.size());
+    for (size_t i = 0; i < only.states.size(); ++i) {
+      SCOPED_TRACE("state " + std::to_string(i));
+      EXPECT_EQ(all.sink.states[i].pairs, only.states[i].pairs);
+      EXPECT_EQ(all.sink.states[i].has_worst(), only.states[i].has_worst());
+      if (all.sink.states[i].has_worst() && only.states[i].has_worst())
+        expect_close_pair(all.sink.states[i].worst, only.states[i].worst);
+      EXPECT_TRUE(only.pairs[i].empty());
+    }
+    // The point of it: many pairs are bounded, not measured (near pairs, within a cutoff, less so).
+    EXPECT_LT(b.pairs_measured,
+              std::isfinite(cutoff) ? a.pairs_measured * 9 / 10 : a.pairs_measured * 3 / 4);
+    std::printf("cutoff %g: %zu of %zu pairs measured\n", cutoff, b.pairs_measured,
+                a.pairs_measured);
+  }
+}
+
 TEST(ClearancePath, FixedJointsSupplyMissingColumns) {
   // A 7-column arm path (as gjk-plan writes) with the fingers held by a fixed joint.
   std::string text =

@@ -78,6 +78,12 @@ REPLAY PAGE (--html)
   temporary file in the same folder, renamed when complete; a failed or killed run leaves no
   file under the given name.
 
+  Without --out and --html only the closest pair of each state and the (link, obstacle) minima
+  are needed: a pair is measured exactly only when its bounds (its last exact distance in the
+  block, minus or plus how far its shape can have moved since) leave open that it is one of
+  them. The rows and the summary are those of measuring every pair, up to rounding (about
+  1e-16 m) and, where the closest features are not unique, other witness points on them.
+
 EXIT STATUS
   0 done, every check passed; 1 a check failed (--fail-on-collision, --margin); 2 usage error;
   3 input error (unreadable or invalid URDF, scene or path, an empty path, bad rows);

@@ -50,4 +50,30 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const S
 ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                             double threshold, const QueryOptions& options, WarmStart& cache);
 
+/// Checks done once for shapes and poses queried many times. A collision world checks its
+/// shapes when they are added and its robot's poses once per configuration; every query above
+/// repeats those checks (and the numeric-range test) per call, which is a tenth of a warm
+/// query's time on small hulls and boxes (issue 18 item 4).
+namespace prechecked {
+
+/// Whether `shape` passes the queries' checks and lies inside the numeric window where no
+/// rescaling is needed (sizes and coordinates within [2^-240, 2^241)).
+bool shape_ok(const Shape& shape);
+/// Whether `pose` is rigid and finite with its translation inside the same window.
+bool pose_ok(const Pose& pose);
+/// Whether `options` pass the queries' checks.
+bool options_ok(const QueryOptions& options);
+
+/// signed_distance and closer_than (warm when `cache` is not null) without their per-call
+/// checks: the same code and the same answers, provided both shapes passed shape_ok, both poses
+/// pose_ok and the options options_ok. Anything else is undefined (checked by assertions in
+/// debug builds); callers that cannot promise it use the checked queries.
+SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b,
+                                     const Pose& pose_b, const QueryOptions& options,
+                                     WarmStart* cache);
+ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
+                            double threshold, const QueryOptions& options, WarmStart* cache);
+
+}  // namespace prechecked
+
 }  // namespace gjk

@@ -192,7 +192,7 @@ struct StateRecord {
   size_t index = 0;   ///< 0-based state index (AnalysisOptions::first_index + position in run)
   long line = 0;      ///< line in the path file
   double time = 0.0;  ///< value of the path's time column (0 without one)
-  size_t pairs = 0;   ///< pairs with an exact distance (within the cutoff)
+  size_t pairs = 0;   ///< pairs within the cutoff
   /// The closest pair (the first in (shape, obstacle) order on a tie); shape < 0 when no pair is
   /// within the cutoff.
   PairRecord worst;
@@ -301,10 +301,14 @@ struct AnalysisOptions {
 /// Totals of a run: collisions, margin violations and minima (per state and per (link,
 /// obstacle)).
 struct Analysis {
-  size_t states = 0;               ///< states analysed
-  size_t pairs = 0;                ///< pairs with an exact distance (within the cutoff)
-  size_t states_in_collision = 0;  ///< states with a pair at distance < 0
-  StateRef first_collision;        ///< the first state in collision
+  size_t states = 0;  ///< states analysed
+  size_t pairs = 0;   ///< pairs within the cutoff, over all states
+  /// Exact pair queries run. Without pair output (no sink wants_pairs()), a pair whose bounds
+  /// show it can neither be a state's closest pair nor lower its (link, obstacle) minimum is
+  /// not measured; with pair output every pair is.
+  size_t pairs_measured = 0;
+  size_t states_in_collision = 0;                            ///< states with a pair at distance < 0
+  StateRef first_collision;                                  ///< the first state in collision
   double margin = -std::numeric_limits<double>::infinity();  ///< AnalysisOptions::margin
   size_t states_below_margin = 0;  ///< states with clearance < margin (collisions included)
   StateRef first_below_margin;     ///< the first state below the margin

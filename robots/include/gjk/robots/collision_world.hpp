@@ -133,6 +133,13 @@ class WorldContext {
   void distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
                  std::vector<ClosestPair>& out);
 
+  /// One robot-obstacle pair's signed distance at the last update, as distances() measures it
+  /// (the same warm start and cutoff test), with its gradient when asked, into `out`; false
+  /// (and `out` untouched) when the pair is beyond `cutoff`. For callers that skip pairs they
+  /// can bound themselves (the clearance analysis). Throws std::out_of_range for a bad index.
+  bool pair_distance(int shape, int obstacle, double cutoff, bool gradient,
+                     const QueryOptions& query, ClosestPair& out);
+
   /// The workspace of the last update (link poses).
   const Workspace& workspace() const { return ws_; }
   /// World pose of each robot shape at the last update.
@@ -148,12 +155,26 @@ class WorldContext {
   /// 65,536 slots), so a world of 10,000 obstacles does not hold a cache per pair; a slot taken
   /// over by another pair starts cold.
   size_t obstacle_slot(int shape, int obstacle);
+  /// (shape, obstacle)'s signed distance into `r`, as distances() measures it; false when the
+  /// pair is certified beyond a finite `cutoff` (then `r` is not set).
+  bool measure_obstacle_pair(size_t shape, int obstacle, double cutoff, bool options_ok,
+                             const QueryOptions& query, SignedDistanceResult& r);
   /// Makes boxes_ the tight boxes of the last update (hill climbing from the last supports).
   void ensure_tight_boxes();
   /// Shape s's tight box for the last update, computed on first use.
   const Aabb& tight_box(size_t s);
   WarmStart* obstacle_warm_start(int shape, int obstacle) {
     return &obstacle_warm_[obstacle_slot(shape, obstacle)];
+  }
+  /// Whether a convex (shape, obstacle) or self pair passed the engine's input checks once
+  /// (gjk::prechecked): its queries skip them.
+  bool prechecked_pair(size_t shape, size_t obstacle) const {
+    // (An obstacle added after this context was made is checked per query.)
+    return pose_prechecked_[shape] && obstacle < obstacle_prechecked_.size() &&
+           obstacle_prechecked_[obstacle];
+  }
+  bool prechecked_self(size_t a, size_t b) const {
+    return pose_prechecked_[a] && pose_prechecked_[b];
   }
 
   const CollisionWorld* world_;
@@ -164,8 +185,11 @@ class WorldContext {
   std::vector<Vec3> local_centres_;               ///< centre of each shape's tight box, own frame
   std::vector<Vec3> local_halves_;                ///< half sizes of that box
   std::vector<std::uint8_t> origin_is_identity_;  ///< per shape: its origin is the identity
-  bool tight_ = false;                            ///< every shape's tight box is valid
-  std::vector<std::uint8_t> tight_shape_;         ///< per shape: boxes_[s] is valid
+  std::vector<std::uint8_t> shape_prechecked_;    ///< per shape: prechecked::shape_ok
+  std::vector<std::uint8_t> pose_prechecked_;     ///< per shape: and its pose at the last update
+  std::vector<std::uint8_t> obstacle_prechecked_;    ///< per obstacle: convex, shape and pose ok
+  bool tight_ = false;                               ///< every shape's tight box is valid
+  std::vector<std::uint8_t> tight_shape_;            ///< per shape: boxes_[s] is valid
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;

@@ -100,4 +100,13 @@ ObstacleBall bounding_ball(const Obstacle& obstacle);
 /// A sphere containing a convex shape, in the shape's own frame.
 ObstacleBall shape_ball(const Shape& shape);
 
+/// How far any point of a shape inside `ball` (its shape_ball, shape frame) can have moved
+/// between the poses `before` and `now`: the centre's displacement plus the radius times the
+/// rotation's change (spectral norm <= Frobenius norm). The distance to anything that stayed
+/// put changes by at most this (distance is 1-Lipschitz in each body's points).
+inline double ball_motion_bound(const ObstacleBall& ball, const Pose& before, const Pose& now) {
+  return (now * ball.centre - before * ball.centre).norm() +
+         ball.radius * (now.linear() - before.linear()).norm();
+}
+
 }  // namespace gjk::robots
