@@ -1,8 +1,6 @@
 // Velocity inversion with obstacle avoidance (seed 002 section 4.4, eq. 6 and 7).
 #include "gjk/planner/velocity_inversion.hpp"
 
-#include "gjk/robots/obstacle_queries.hpp"
-
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
@@ -213,7 +211,6 @@ VelocityInversion::VelocityInversion(const robots::RobotModel& model, const robo
     shape_center_.emplace_back();
     shape_radius_.push_back(0.0);
     bounding_sphere(c.shape, shape_center_.back(), shape_radius_.back());
-    origin_identity_.push_back(c.origin.matrix() == Eigen::Matrix4d::Identity());
   }
 }
 
@@ -233,12 +230,7 @@ void VelocityInversion::update_distances(double skip_above) {
   exact_pose_.resize(count);
   // As robot_scene_distances (every pair, the same calls: the same answers), pair by pair.
   for (size_t s = 0; s < shapes.size(); ++s) {
-    const robots::CollisionShape& c = shapes[s];
-    // The link's pose itself when the shape sits at the link's origin: the product with the
-    // identity gives the same numbers, at a cost (most URDF collision origins are the identity).
-    const Pose pose = origin_identity_[s]
-                          ? ws_.link_poses[static_cast<size_t>(c.link)]
-                          : robots::collision_pose(model_, ws_, static_cast<int>(s));
+    const Pose pose = robots::collision_pose(model_, ws_, static_cast<int>(s));
     const Vec3 centre = pose * shape_center_[s];
     for (size_t o = 0; o < obstacles; ++o) {
       const size_t k = s * obstacles + o;
@@ -255,19 +247,9 @@ void VelocityInversion::update_distances(double skip_above) {
       }
       WarmStart* warm =
           options_.warm_start ? cache_.get(static_cast<int>(s), static_cast<int>(o)) : nullptr;
-      const SignedDistanceResult r =
-          robots::signed_distance(c, pose, scene_.obstacles[o], distance_options_.query, warm);
-      d.shape = static_cast<int>(s);
-      d.obstacle = static_cast<int>(o);
-      d.distance = r.signed_distance;
-      d.point_on_link = r.point_on_a;
-      d.point_on_obstacle = r.point_on_b;
-      d.normal = r.normal;
-      d.status = r.status;
-      // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
-      d.gradient.resize(model_.num_positions());
-      d.gradient.setZero();
-      robots::add_point_derivative(model_, ws_, c.link, r.point_on_a, r.normal, -1.0, d.gradient);
+      // Distance and gradient (seed 002 eq. 7); d's gradient storage is reused.
+      robots::shape_obstacle_distance(model_, ws_, scene_, static_cast<int>(s), pose,
+                                      static_cast<int>(o), distance_options_, warm, d);
       exact_pose_[k] = pose;
     }
   }
@@ -297,21 +279,9 @@ const VelocityStep& VelocityInversion::solve(const Eigen::VectorXd& q, const Vec
   step_.potential = h.value;
   step_.end_effector = x;
 
-  // The end effector's position Jacobian, as point_jacobian's top rows (the same sums), into
-  // reused storage.
-  jacobian_.setZero(3, n);
-  const auto& joints = model_.joints();
-  for (int ji = model_.links()[static_cast<size_t>(end_effector_.link)].parent_joint; ji >= 0;
-       ji = model_.links()[static_cast<size_t>(joints[static_cast<size_t>(ji)].parent_link)]
-                .parent_joint) {
-    const robots::Joint& j = joints[static_cast<size_t>(ji)];
-    if (j.type == robots::JointType::Fixed) continue;
-    const Pose& frame = ws_.joint_poses[static_cast<size_t>(ji)];
-    const Vec3 axis = frame.linear() * j.axis;
-    const Vec3 velocity =
-        j.type == robots::JointType::Prismatic ? axis : Vec3(axis.cross(x - frame.translation()));
-    jacobian_.col(j.q_index) += j.mimic_multiplier * velocity;
-  }
+  // The end effector's position Jacobian into reused storage (resize keeps it: no allocation).
+  jacobian_.resize(3, n);
+  robots::point_jacobian_linear(model_, ws_, end_effector_.link, x, jacobian_);
   const Vec3 task_velocity = desired_velocity + options_.position_gain * (desired_position - x);
 
   // Joints about to cross a limit are frozen: their column leaves J and their entry leaves ∇H, so

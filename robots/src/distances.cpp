@@ -19,26 +19,25 @@ void fill(const SignedDistanceResult& r, int first, int second, PairDistance& d)
   d.status = r.status;
 }
 
-/// Fills `d` for one pair, reusing its gradient storage (no allocation after the first call).
-void exact_pair(const RobotModel& model, const Workspace& ws, const Scene& scene, int shape,
-                const Pose& link_shape_pose, int obstacle, const DistanceOptions& options,
-                DistanceCache* cache, PairDistance& d) {
+}  // namespace
+
+void shape_obstacle_distance(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                             int shape, const Pose& shape_pose, int obstacle,
+                             const DistanceOptions& options, WarmStart* warm, PairDistance& out) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape)];
   const Obstacle& o = scene.obstacles[static_cast<size_t>(obstacle)];
-  WarmStart* warm = cache != nullptr ? cache->get(shape, obstacle) : nullptr;
-  const SignedDistanceResult r = signed_distance(c, link_shape_pose, o, options.query, warm);
-  fill(r, shape, obstacle, d);
+  const SignedDistanceResult r = signed_distance(c, shape_pose, o, options.query, warm);
+  fill(r, shape, obstacle, out);
   if (options.gradients) {
     // The link's witness point moves with the link: d(distance)/dq = -n . dp/dq (seed 002 eq. 7).
-    d.gradient.resize(model.num_positions());
-    d.gradient.setZero();
-    add_point_derivative(model, ws, c.link, r.point_on_a, r.normal, -1.0, d.gradient);
+    // resize() keeps the storage when the size is right: no allocation after the first call.
+    out.gradient.resize(model.num_positions());
+    out.gradient.setZero();
+    add_point_derivative(model, ws, c.link, r.point_on_a, r.normal, -1.0, out.gradient);
   } else {
-    d.gradient.resize(0);
+    out.gradient.resize(0);
   }
 }
-
-}  // namespace
 
 void robot_scene_distances(const RobotModel& model, const Workspace& ws, const Scene& scene,
                            const DistanceOptions& options, DistanceCache* cache,
@@ -57,7 +56,8 @@ void robot_scene_distances(const RobotModel& model, const Workspace& ws, const S
         if (!near.closer) continue;  // certified farther than the cutoff
       }
       if (count == out.size()) out.emplace_back();
-      exact_pair(model, ws, scene, s, shape_pose, o, options, cache, out[count++]);
+      shape_obstacle_distance(model, ws, scene, s, shape_pose, o, options,
+                              cache != nullptr ? cache->get(s, o) : nullptr, out[count++]);
     }
   }
   out.resize(count);
@@ -90,7 +90,8 @@ PairDistance minimum_distance(const RobotModel& model, const Workspace& ws, cons
         if (!near.closer) continue;
       }
       PairDistance d;
-      exact_pair(model, ws, scene, s, shape_pose, o, exact, cache, d);
+      shape_obstacle_distance(model, ws, scene, s, shape_pose, o, exact,
+                              cache != nullptr ? cache->get(s, o) : nullptr, d);
       if (best.shape < 0 || d.distance < best.distance) {
         best = std::move(d);
         bound = std::max(best.distance, 0.0);  // overlap: every pair must still be checked

@@ -2,6 +2,7 @@
 #include "gjk/robots/robot_model.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace gjk::robots {
 
@@ -82,15 +83,30 @@ void for_each_moving_joint(const RobotModel& model, const Workspace& ws, int lin
 
 }  // namespace
 
+void point_jacobian_linear(const RobotModel& model, const Workspace& ws, int link,
+                           const Vec3& point_world,
+                           Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> out) {
+  if (out.cols() != model.num_positions())
+    throw ModelError("point_jacobian_linear: the output has " + std::to_string(out.cols()) +
+                     " columns, robot '" + model.name() + "' " +
+                     std::to_string(model.num_positions()) + " positions");
+  out.setZero();
+  // Every moving joint between the link and the root moves the point (mimics add to their source).
+  for_each_moving_joint(model, ws, link, point_world,
+                        [&](const Joint& j, const Vec3&, const Vec3& velocity) {
+                          out.col(j.q_index) += j.mimic_multiplier * velocity;
+                        });
+}
+
 Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
                                                         const Workspace& ws, int link,
                                                         const Vec3& point_world) {
-  Eigen::Matrix<double, 6, Eigen::Dynamic> jac =
-      Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.num_positions());
-  // Every moving joint between the link and the root moves the point (mimics add to their source).
+  Eigen::Matrix<double, 6, Eigen::Dynamic> jac(6, model.num_positions());
+  point_jacobian_linear(model, ws, link, point_world, jac.topRows<3>());
+  // A revolute joint turns the link about its axis (mimics add to their source).
+  jac.bottomRows<3>().setZero();
   for_each_moving_joint(model, ws, link, point_world,
-                        [&](const Joint& j, const Vec3& axis, const Vec3& velocity) {
-                          jac.col(j.q_index).head<3>() += j.mimic_multiplier * velocity;
+                        [&](const Joint& j, const Vec3& axis, const Vec3&) {
                           if (j.type != JointType::Prismatic)
                             jac.col(j.q_index).tail<3>() += j.mimic_multiplier * axis;
                         });

@@ -174,6 +174,13 @@ std::string resolve_mesh(const std::string& uri, const std::string& base_dir,
   return resolved.string();
 }
 
+/// Sets every shape's origin_is_identity from its origin: the one place that decides it, run
+/// on every model a builder returns (collision_pose() takes the link's pose when it is set).
+void note_identity_origins(std::vector<CollisionShape>& shapes) {
+  for (CollisionShape& c : shapes)
+    c.origin_is_identity = c.origin.matrix() == Pose::Identity().matrix();
+}
+
 }  // namespace
 
 LinkMeshRepresentation parse_link_mesh_representation(const std::string& text,
@@ -553,6 +560,7 @@ RobotModel RobotModel::from_urdf_string(const std::string& xml, const std::strin
       model.collisions_.push_back(std::move(shape));
     }
   }
+  note_identity_origins(model.collisions_);
   return model;
 }
 
@@ -645,6 +653,7 @@ RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects)
       out.collisions_.push_back(std::move(c));
     }
   }
+  note_identity_origins(out.collisions_);
   return out;
 }
 

@@ -160,6 +160,61 @@ TEST(RobotDistances, CutoffMinimumAndWarmStartAgreeWithTheFullList) {
   }
 }
 
+TEST(RobotDistances, ShapeObstacleDistanceIsRobotSceneDistancesPairByPair) {
+  // The per-pair function is robot_scene_distances' step: the same answers to the last bit, cold
+  // and warm-started, and no allocation when the gradient already has its size.
+  std::mt19937_64 rng(29);
+  int compared = 0;
+  for (const RobotInScene& setup : robots_in_scenes()) {
+    SCOPED_TRACE(setup.name);
+    const RobotModel& model = setup.model;
+    const int shapes = static_cast<int>(model.collision_shapes().size());
+    const int obstacles = static_cast<int>(setup.scene.obstacles.size());
+    Workspace ws(model);
+    DistanceCache list_cache(model, setup.scene), pair_cache(model, setup.scene);
+    std::vector<PairDistance> list, pairs(static_cast<size_t>(shapes * obstacles));
+    for (int trial = 0; trial < 20; ++trial) {
+      forward_kinematics(model, random_q(model, rng), ws);
+      // Odd trials warm-started (each side its own cache, fed the same queries).
+      const bool warm = trial % 2 == 1;
+      robot_scene_distances(model, ws, setup.scene, {}, warm ? &list_cache : nullptr, list);
+      ASSERT_EQ(list.size(), pairs.size());
+      for (int s = 0; s < shapes; ++s) {
+        const Pose pose = collision_pose(model, ws, s);
+        for (int o = 0; o < obstacles; ++o) {
+          PairDistance& d = pairs[static_cast<size_t>(s * obstacles + o)];
+          const double* storage = d.gradient.data();
+          shape_obstacle_distance(model, ws, setup.scene, s, pose, o, DistanceOptions{},
+                                  warm ? pair_cache.get(s, o) : nullptr, d);
+          if (trial > 0) {
+            EXPECT_EQ(d.gradient.data(), storage);  // the gradient's storage was reused
+          }
+          const PairDistance& e = list[static_cast<size_t>(s * obstacles + o)];
+          EXPECT_EQ(d.shape, e.shape);
+          EXPECT_EQ(d.obstacle, e.obstacle);
+          EXPECT_EQ(d.distance, e.distance);
+          EXPECT_EQ(d.point_on_link, e.point_on_link);
+          EXPECT_EQ(d.point_on_obstacle, e.point_on_obstacle);
+          EXPECT_EQ(d.normal, e.normal);
+          EXPECT_EQ(d.status, e.status);
+          ASSERT_EQ(d.gradient.size(), model.num_positions());
+          EXPECT_EQ(d.gradient, e.gradient);
+          ++compared;
+        }
+      }
+    }
+    // Without gradients the gradient is empty.
+    DistanceOptions no_gradients;
+    no_gradients.gradients = false;
+    PairDistance d;
+    shape_obstacle_distance(model, ws, setup.scene, 0, collision_pose(model, ws, 0), 0,
+                            no_gradients, nullptr, d);
+    EXPECT_EQ(d.gradient.size(), 0);
+    EXPECT_EQ(d.distance, list.front().distance);
+  }
+  EXPECT_GT(compared, 1000);
+}
+
 TEST(RobotDistances, SelfCollisionPairsAndGradients) {
   const RobotModel panda = RobotModel::from_urdf_file(kShared + "/panda/panda.urdf");
   const auto pairs = self_collision_pairs(panda);

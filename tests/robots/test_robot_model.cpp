@@ -270,6 +270,81 @@ TEST(RobotModel, PointJacobianMatchesFiniteDifferences) {
               max_angular);
 }
 
+TEST(RobotModel, PointJacobianLinearIsPointJacobiansTopRows) {
+  // The same sums in the same order: equal to the last bit, into a reused 3 x n matrix.
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> offset(-0.1, 0.1);
+  int checked = 0;
+  for (const ArmCase& arm : kArms) {
+    SCOPED_TRACE(arm.file);
+    const RobotModel model = RobotModel::from_urdf_file(arm.file);
+    Workspace ws(model);
+    Eigen::Matrix<double, 3, Eigen::Dynamic> linear =
+        Eigen::Matrix<double, 3, Eigen::Dynamic>::Constant(3, model.num_positions(), 7.0);
+    const double* storage = linear.data();
+    for (int trial = 0; trial < 30; ++trial) {
+      forward_kinematics(model, random_configuration(model, rng), ws);
+      for (size_t l = 0; l < model.links().size(); ++l) {
+        const Vec3 point = ws.link_poses[l] * Vec3(offset(rng), offset(rng), offset(rng));
+        const auto jac = point_jacobian(model, ws, static_cast<int>(l), point);
+        point_jacobian_linear(model, ws, static_cast<int>(l), point, linear);
+        EXPECT_TRUE((linear.array() == jac.topRows<3>().array()).all())
+            << model.links()[l].name << " trial " << trial;
+        ++checked;
+      }
+    }
+    EXPECT_EQ(linear.data(), storage);  // written in place
+    // A block of a larger matrix works as well (point_jacobian's own use).
+    Eigen::Matrix<double, 6, Eigen::Dynamic> six(6, model.num_positions());
+    const int last = static_cast<int>(model.links().size()) - 1;
+    const Vec3 tip = ws.link_poses.back().translation();
+    point_jacobian_linear(model, ws, last, tip, six.topRows<3>());
+    EXPECT_TRUE(
+        (six.topRows<3>().array() == point_jacobian(model, ws, last, tip).topRows<3>().array())
+            .all());
+    Eigen::Matrix<double, 3, Eigen::Dynamic> wrong(3, model.num_positions() + 1);
+    EXPECT_THROW(point_jacobian_linear(model, ws, last, tip, wrong), ModelError);
+  }
+  EXPECT_GT(checked, 1000);
+}
+
+TEST(RobotModel, OriginIsIdentityMarksExactlyTheIdentityOrigins) {
+  // collision_pose() skips the product for these shapes: the flag must match the origin on
+  // every model a builder returns (URDF, attached objects), and the pose must be the product's.
+  RobotModel panda = RobotModel::from_urdf_file(kShared + "/panda/panda_primitives.urdf");
+  AttachedObject part;
+  part.name = "part";
+  part.link = "panda_hand";
+  part.add_shape(Box{Vec3(0.02, 0.03, 0.04)}, Pose::Identity());
+  Pose shifted = Pose::Identity();
+  shifted.translation() = Vec3(0.0, 0.0, 0.1);
+  part.add_shape(Sphere{0.03}, shifted);
+  std::vector<RobotModel> models;
+  for (const ArmCase& arm : kArms) models.push_back(RobotModel::from_urdf_file(arm.file));
+  models.push_back(panda.with_attached({part}));
+  std::mt19937_64 rng(22);
+  int identity = 0, other = 0;
+  for (const RobotModel& model : models) {
+    SCOPED_TRACE(model.name());
+    Workspace ws(model);
+    forward_kinematics(model, random_configuration(model, rng), ws);
+    for (size_t s = 0; s < model.collision_shapes().size(); ++s) {
+      const CollisionShape& c = model.collision_shapes()[s];
+      const bool expected = c.origin.matrix() == Mat4::Identity();
+      EXPECT_EQ(c.origin_is_identity, expected) << c.description;
+      (expected ? identity : other) += 1;
+      Pose product = Pose::Identity();
+      compose_poses(ws.link_poses[static_cast<size_t>(c.link)], c.origin, product);
+      EXPECT_TRUE((collision_pose(model, ws, static_cast<int>(s)).matrix().array() ==
+                   product.matrix().array())
+                      .all())
+          << c.description;
+    }
+  }
+  EXPECT_GT(identity, 0);
+  EXPECT_GT(other, 0);
+}
+
 TEST(RobotModel, FourDofArmOfSeed002) {
   const std::string path = std::string(GJK_ROBOT_MODELS_DIR) + "/four_dof/four_dof_arm.urdf";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "model not generated yet: " << path;

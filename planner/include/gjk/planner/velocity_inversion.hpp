@@ -133,8 +133,6 @@ class VelocityInversion {
   std::vector<double> shape_radius_;
   /// Per pair: the shape's world pose at the pair's last exact distance (empty before a solve).
   std::vector<Pose> exact_pose_;
-  /// Per shape: its origin on the link is the identity (its pose is the link's, no product).
-  std::vector<bool> origin_identity_;
   // Scratch of solve(), kept so that a step allocates nothing (issue 18 item 4).
   Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian_;
   Eigen::VectorXd gradient_;

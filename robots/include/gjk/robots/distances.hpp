@@ -67,6 +67,19 @@ void robot_scene_distances(const RobotModel& model, const Workspace& ws, const S
                            const DistanceOptions& options, DistanceCache* cache,
                            std::vector<PairDistance>& out);
 
+/// One (link shape, obstacle) pair's exact signed distance into `out`: witness points, normal,
+/// status and, when options.gradients, d distance / d q (seed 002 eq. 7); the per-pair step of
+/// robot_scene_distances, for a caller that chooses its own pairs (VelocityInversion skips pairs
+/// certified far). `shape_pose` must be collision_pose(model, ws, shape) at the configuration in
+/// `ws`; `shape` and `obstacle` must index model.collision_shapes() and scene.obstacles (not
+/// checked: this runs for every pair of every control step). options.cutoff is not used. `warm`
+/// is the pair's warm start (e.g. DistanceCache::get(shape, obstacle)), or null for a cold query.
+/// Allocates nothing when `out.gradient` already has num_positions() entries (or gradients are
+/// off).
+void shape_obstacle_distance(const RobotModel& model, const Workspace& ws, const Scene& scene,
+                             int shape, const Pose& shape_pose, int obstacle,
+                             const DistanceOptions& options, WarmStart* warm, PairDistance& out);
+
 /// The closest (link shape, obstacle) pair, with its gradient. Pairs are pruned with threshold
 /// queries against the best distance found so far (early exit), so only pairs that can beat it
 /// get an exact distance. Returns shape == -1 when nothing is within the cutoff.

@@ -57,7 +57,11 @@ struct CollisionShape {
   /// is the geometry. A mesh is a surface, as for mesh obstacles (see gjk/mesh.hpp).
   std::shared_ptr<const TriangleMesh> mesh{};
   Pose origin = Pose::Identity();  ///< shape frame in the link frame
-  std::string description;         ///< e.g. "mesh meshes/collision/link1.stl" or "box"
+  /// `origin` is exactly the identity (most URDF collision elements): collision_pose() is then
+  /// the link's pose, without the product. RobotModel sets it for every shape it builds; false
+  /// is always correct (the product is taken).
+  bool origin_is_identity = false;
+  std::string description;  ///< e.g. "mesh meshes/collision/link1.stl" or "box"
   /// Empty for the URDF's own elements; the attached object's name for a shape the robot holds.
   std::string attached_object;
   /// For an attached object's shape: the links allowed to touch it (indices into links()).
@@ -206,6 +210,13 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> point_jacobian(const RobotModel& model,
                                                         const Workspace& ws, int link,
                                                         const Vec3& point_world);
 
+/// The linear rows of point_jacobian (the point's velocity per unit of each q, world frame) into
+/// `out`, which must be 3 x num_positions() (throws ModelError otherwise). Allocates nothing: the
+/// form for a control loop that reuses its Jacobian (VelocityInversion's end effector).
+void point_jacobian_linear(const RobotModel& model, const Workspace& ws, int link,
+                           const Vec3& point_world,
+                           Eigen::Ref<Eigen::Matrix<double, 3, Eigen::Dynamic>> out);
+
 /// out += scale * J_p^T direction for the point p fixed on `link` (J_p the linear rows of
 /// point_jacobian), without forming J: the derivative of direction . p with respect to q.
 /// `out` must have num_positions() entries. Allocates nothing.
@@ -225,8 +236,12 @@ inline void compose_poses(const Pose& a, const Pose& b, Pose& out) {
 /// World pose of a collision shape after forward_kinematics.
 inline Pose collision_pose(const RobotModel& model, const Workspace& ws, int shape_index) {
   const CollisionShape& c = model.collision_shapes()[static_cast<size_t>(shape_index)];
+  const Pose& link = ws.link_poses[static_cast<size_t>(c.link)];
+  // The product with the identity gives the link's numbers (up to the sign of a zero), at the
+  // cost of 36 multiplications: skip it.
+  if (c.origin_is_identity) return link;
   Pose pose = Pose::Identity();
-  compose_poses(ws.link_poses[static_cast<size_t>(c.link)], c.origin, pose);
+  compose_poses(link, c.origin, pose);
   return pose;
 }
 
