@@ -100,33 +100,6 @@ bool damped_solve(const Eigen::Matrix<double, 3, Eigen::Dynamic>& jm, const Eige
   return true;
 }
 
-/// A sphere holding the shape (inflation included), centre in the shape frame; radius +inf when
-/// unknown (the shape's pairs are then never skipped).
-void bounding_sphere(const Shape& shape, Vec3& center, double& radius) {
-  center = Vec3::Zero();
-  radius = std::numeric_limits<double>::infinity();
-  std::visit(
-      [&](const auto& g) {
-        using G = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<G, Sphere>) {
-          radius = g.radius;
-        } else if constexpr (std::is_same_v<G, Box>) {
-          radius = g.half_extents.norm();
-        } else if constexpr (std::is_same_v<G, Capsule>) {
-          radius = g.half_length + g.radius;
-        } else if constexpr (std::is_same_v<G, Cylinder>) {
-          radius = std::hypot(g.half_length, g.radius);
-        } else if constexpr (std::is_same_v<G, ConvexPolytope>) {
-          center = g.center();
-          radius = g.bounding_radius();
-        }
-      },
-      shape.geometry);
-  radius += shape.inflation;
-  if (!std::isfinite(radius) || !center.allFinite())
-    radius = std::numeric_limits<double>::infinity();
-}
-
 }  // namespace
 
 double pair_potential(double distance, const PotentialField& field) {
@@ -207,11 +180,8 @@ VelocityInversion::VelocityInversion(const robots::RobotModel& model, const robo
   distance_options_.gradients = true;  // every pair: the CSV wants all distances, ∇H the near ones
   distance_options_.query = options_.query;
   step_.qdot = Eigen::VectorXd::Zero(model.num_positions());
-  for (const robots::CollisionShape& c : model.collision_shapes()) {
-    shape_center_.emplace_back();
-    shape_radius_.push_back(0.0);
-    bounding_sphere(c.shape, shape_center_.back(), shape_radius_.back());
-  }
+  for (const robots::CollisionShape& c : model.collision_shapes())
+    shape_balls_.push_back(robots::shape_ball(c.shape));  // a mesh element's hull holds it
 }
 
 Vec3 VelocityInversion::end_effector_position() const {
@@ -231,18 +201,13 @@ void VelocityInversion::update_distances(double skip_above) {
   // As robot_scene_distances (every pair, the same calls: the same answers), pair by pair.
   for (size_t s = 0; s < shapes.size(); ++s) {
     const Pose pose = robots::collision_pose(model_, ws_, static_cast<int>(s));
-    const Vec3 centre = pose * shape_center_[s];
     for (size_t o = 0; o < obstacles; ++o) {
       const size_t k = s * obstacles + o;
       robots::PairDistance& d = pairs_[k];
       if (may_skip) {
-        // No point of the shape moved farther than its sphere's centre plus radius times the
-        // rotation's change (spectral norm <= Frobenius norm), and the distance to a fixed
-        // obstacle changes by at most that (issue 18 item 4: most pairs of the 4-DOF example
-        // stay beyond d0).
-        const Pose& before = exact_pose_[k];
-        const double moved = (centre - before * shape_center_[s]).norm() +
-                             shape_radius_[s] * (pose.linear() - before.linear()).norm();
+        // The distance to a fixed obstacle changes by at most how far the shape moved (issue
+        // 18 item 4: most pairs of the 4-DOF example stay beyond d0).
+        const double moved = robots::ball_motion_bound(shape_balls_[s], exact_pose_[k], pose);
         if (d.distance - moved > skip_above + margin) continue;
       }
       WarmStart* warm =

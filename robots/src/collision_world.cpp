@@ -280,7 +280,6 @@ WorldContext::WorldContext(const CollisionWorld& world)
     const Aabb local = bounding_box(c.shape, Pose::Identity());
     local_centres_.push_back(local.center());
     local_halves_.push_back(0.5 * local.sizes());
-    origin_is_identity_.push_back(c.origin.matrix() == Pose::Identity().matrix() ? 1 : 0);
     shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
   }
   pose_prechecked_.assign(shape_prechecked_.size(), 0);
@@ -316,7 +315,7 @@ void WorldContext::update(const Eigen::VectorXd& q) {
   for (size_t s = 0; s < poses_.size(); ++s) {
     const Pose& link = ws_.link_poses[static_cast<size_t>(shapes[s].link)];
     Pose& pose = poses_[s];
-    if (origin_is_identity_[s]) {
+    if (shapes[s].origin_is_identity) {
       pose = link;  // most URDF collision elements sit at their link's frame
     } else {
       compose_poses(link, shapes[s].origin, pose);

@@ -7,6 +7,7 @@
 
 #include "gjk/planner/errors.hpp"
 #include "gjk/robots/distances.hpp"
+#include "gjk/robots/obstacle_queries.hpp"
 #include "gjk/robots/robot_model.hpp"
 #include "gjk/robots/scene.hpp"
 
@@ -128,9 +129,8 @@ class VelocityInversion {
   robots::DistanceOptions distance_options_;
   std::vector<robots::PairDistance> pairs_;
   VelocityStep step_;
-  /// Bounding sphere of each collision shape, shape frame: centre and radius (+inf: no bound).
-  std::vector<Vec3> shape_center_;
-  std::vector<double> shape_radius_;
+  /// Bounding ball of each collision shape, shape frame.
+  std::vector<robots::ObstacleBall> shape_balls_;
   /// Per pair: the shape's world pose at the pair's last exact distance (empty before a solve).
   std::vector<Pose> exact_pose_;
   // Scratch of solve(), kept so that a step allocates nothing (issue 18 item 4).

@@ -180,13 +180,12 @@ class WorldContext {
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
-  std::vector<Aabb> boxes_;                       ///< tight boxes, valid when tight_
-  std::vector<Aabb> loose_boxes_;                 ///< each shape's local box carried into the world
-  std::vector<Vec3> local_centres_;               ///< centre of each shape's tight box, own frame
-  std::vector<Vec3> local_halves_;                ///< half sizes of that box
-  std::vector<std::uint8_t> origin_is_identity_;  ///< per shape: its origin is the identity
-  std::vector<std::uint8_t> shape_prechecked_;    ///< per shape: prechecked::shape_ok
-  std::vector<std::uint8_t> pose_prechecked_;     ///< per shape: and its pose at the last update
+  std::vector<Aabb> boxes_;                     ///< tight boxes, valid when tight_
+  std::vector<Aabb> loose_boxes_;               ///< each shape's local box carried into the world
+  std::vector<Vec3> local_centres_;             ///< centre of each shape's tight box, own frame
+  std::vector<Vec3> local_halves_;              ///< half sizes of that box
+  std::vector<std::uint8_t> shape_prechecked_;  ///< per shape: prechecked::shape_ok
+  std::vector<std::uint8_t> pose_prechecked_;   ///< per shape: and its pose at the last update
   std::vector<std::uint8_t> obstacle_prechecked_;    ///< per obstacle: convex, shape and pose ok
   bool tight_ = false;                               ///< every shape's tight box is valid
   std::vector<std::uint8_t> tight_shape_;            ///< per shape: boxes_[s] is valid
