@@ -282,7 +282,7 @@ WorldContext::WorldContext(const CollisionWorld& world)
     local_halves_.push_back(0.5 * local.sizes());
     shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
   }
-  pose_prechecked_.assign(shape_prechecked_.size(), 0);
+  pose_prechecked_.assign(shape_prechecked_.size(), kUnchecked);
   for (const Obstacle& o : world.obstacles())
     obstacle_prechecked_.push_back(o.kind() == ObstacleKind::Convex &&
                                            prechecked::shape_ok(o.shape) &&
@@ -327,9 +327,10 @@ void WorldContext::update(const Eigen::VectorXd& q) {
     Vec3 half;
     half.noalias() = pose.linear().cwiseAbs() * local_halves_[s];
     loose_boxes_[s] = Aabb(centre - half, centre + half);
-    // The engine's input checks once per shape and configuration instead of once per pair.
-    pose_prechecked_[s] = shape_prechecked_[s] && prechecked::pose_ok(pose) ? 1 : 0;
   }
+  // The engine's input checks once per shape and configuration (when first needed) instead of
+  // once per pair.
+  std::fill(pose_prechecked_.begin(), pose_prechecked_.end(), std::uint8_t{kUnchecked});
   tight_ = false;
   std::fill(tight_shape_.begin(), tight_shape_.end(), std::uint8_t{0});
 }

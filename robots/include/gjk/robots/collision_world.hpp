@@ -168,13 +168,18 @@ class WorldContext {
   }
   /// Whether a convex (shape, obstacle) or self pair passed the engine's input checks once
   /// (gjk::prechecked): its queries skip them.
-  bool prechecked_pair(size_t shape, size_t obstacle) const {
+  bool prechecked_pair(size_t shape, size_t obstacle) {
     // (An obstacle added after this context was made is checked per query.)
-    return pose_prechecked_[shape] && obstacle < obstacle_prechecked_.size() &&
-           obstacle_prechecked_[obstacle];
+    return obstacle < obstacle_prechecked_.size() && obstacle_prechecked_[obstacle] &&
+           prechecked_pose(shape);
   }
-  bool prechecked_self(size_t a, size_t b) const {
-    return pose_prechecked_[a] && pose_prechecked_[b];
+  bool prechecked_self(size_t a, size_t b) { return prechecked_pose(a) && prechecked_pose(b); }
+  /// Shape s's checks at the last update, made when one of its pairs is first queried (a
+  /// validity query that prunes every pair by boxes checks nothing).
+  bool prechecked_pose(size_t s) {
+    if (pose_prechecked_[s] == kUnchecked)
+      pose_prechecked_[s] = shape_prechecked_[s] && prechecked::pose_ok(poses_[s]) ? kOk : kNotOk;
+    return pose_prechecked_[s] == kOk;
   }
 
   const CollisionWorld* world_;
@@ -185,7 +190,8 @@ class WorldContext {
   std::vector<Vec3> local_centres_;             ///< centre of each shape's tight box, own frame
   std::vector<Vec3> local_halves_;              ///< half sizes of that box
   std::vector<std::uint8_t> shape_prechecked_;  ///< per shape: prechecked::shape_ok
-  std::vector<std::uint8_t> pose_prechecked_;   ///< per shape: and its pose at the last update
+  enum : std::uint8_t { kUnchecked, kOk, kNotOk };
+  std::vector<std::uint8_t> pose_prechecked_;  ///< per shape: that and its pose at the last update
   std::vector<std::uint8_t> obstacle_prechecked_;    ///< per obstacle: convex, shape and pose ok
   bool tight_ = false;                               ///< every shape's tight box is valid
   std::vector<std::uint8_t> tight_shape_;            ///< per shape: boxes_[s] is valid
