@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <random>
 #include <string>
@@ -190,6 +192,98 @@ long double point_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Ve
 long double point_tetrahedron(const Vec3& p, const std::vector<Vec3>& v) {
   return std::min({point_triangle(p, v[0], v[1], v[2]), point_triangle(p, v[0], v[1], v[3]),
                    point_triangle(p, v[0], v[2], v[3]), point_triangle(p, v[1], v[2], v[3])});
+}
+
+// gjk::prechecked (issue 18 item 4): the checks it promises, and the checked queries' answers.
+TEST(Prechecked, ChecksRejectWhatTheQueriesRejectAndTheOutOfWindow) {
+  using gjk::prechecked::options_ok;
+  using gjk::prechecked::pose_ok;
+  using gjk::prechecked::shape_ok;
+  for (const Case& c : unit_cases()) {
+    EXPECT_TRUE(shape_ok(c.a)) << c.name;
+    EXPECT_TRUE(shape_ok(scaled(c.a, 1e60))) << c.name;
+    EXPECT_FALSE(shape_ok(scaled(c.a, 1e80))) << c.name;   // beyond 2^241: rescaled
+    EXPECT_FALSE(shape_ok(scaled(c.a, 1e-80))) << c.name;  // below 2^-240: rescaled
+  }
+  EXPECT_FALSE(shape_ok(gjk::Sphere{-1.0}));
+  EXPECT_FALSE(shape_ok(gjk::Sphere{std::nan("")}));
+  EXPECT_FALSE(shape_ok(gjk::Sphere{0.0}));  // a point: its pair may need rescaling
+  Shape inflated = gjk::Sphere{1.0};
+  inflated.inflation = -0.5;
+  EXPECT_FALSE(shape_ok(inflated));
+  EXPECT_TRUE(pose_ok(at(Vec3(1e60, -2, 3))));
+  EXPECT_FALSE(pose_ok(at(Vec3(1e80, 0, 0))));
+  EXPECT_FALSE(pose_ok(at(Vec3(std::nan(""), 0, 0))));
+  Pose scaled_pose = Pose::Identity();
+  scaled_pose.linear() *= 2.0;
+  EXPECT_FALSE(pose_ok(scaled_pose));
+  Pose nan_rotation = Pose::Identity();
+  nan_rotation.linear()(1, 2) = std::nan("");
+  EXPECT_FALSE(pose_ok(nan_rotation));
+  EXPECT_TRUE(options_ok(gjk::QueryOptions{}));
+  gjk::QueryOptions bad;
+  bad.tolerance = -1.0;
+  EXPECT_FALSE(options_ok(bad));
+}
+
+TEST(Prechecked, QueriesGiveTheCheckedAnswersBitForBit) {
+  std::mt19937 rng(18);
+  std::normal_distribution<double> normal;
+  const auto random_pose = [&](double spread) {
+    Eigen::Quaterniond q(normal(rng), normal(rng), normal(rng), normal(rng));
+    q.normalize();
+    Pose pose = Pose::Identity();
+    pose.linear() = q.toRotationMatrix();
+    pose.translation() = spread * Vec3(normal(rng), normal(rng), normal(rng));
+    return pose;
+  };
+  std::vector<Shape> shapes;
+  for (const Case& c : unit_cases()) {
+    shapes.push_back(c.a);
+    shapes.push_back(c.b);
+  }
+  std::vector<Vec3> cloud;
+  for (int k = 0; k < 40; ++k) cloud.emplace_back(normal(rng), normal(rng), 0.5 * normal(rng));
+  shapes.push_back(gjk::ConvexPolytope::from_points(cloud));
+  int compared = 0;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      gjk::WarmStart checked_cache, prechecked_cache;
+      Pose pa = random_pose(1.0), pb = random_pose(2.0);
+      for (int step = 0; step < 20; ++step, ++compared) {
+        // A tracked pair: small moves, so that the warm starts are used.
+        pa.translation() += 0.05 * Vec3(normal(rng), normal(rng), normal(rng));
+        pb.linear() = (pb.linear() * Eigen::AngleAxisd(0.05, Vec3::UnitZ())).eval();
+        ASSERT_TRUE(gjk::prechecked::pose_ok(pa) && gjk::prechecked::pose_ok(pb));
+        const bool warm = step % 3 != 0;
+        const gjk::SignedDistanceResult x =
+            warm ? gjk::signed_distance(shapes[i], pa, shapes[k], pb, {}, checked_cache)
+                 : gjk::signed_distance(shapes[i], pa, shapes[k], pb);
+        const gjk::SignedDistanceResult y = gjk::prechecked::signed_distance(
+            shapes[i], pa, shapes[k], pb, {}, warm ? &prechecked_cache : nullptr);
+        ASSERT_EQ(x.status, y.status);
+        ASSERT_EQ(x.signed_distance, y.signed_distance) << i << " " << k << " " << step;
+        ASSERT_EQ(x.point_on_a, y.point_on_a);
+        ASSERT_EQ(x.point_on_b, y.point_on_b);
+        ASSERT_EQ(x.normal, y.normal);
+        const double threshold = x.signed_distance + (step % 2 == 0 ? 1e-3 : -1e-3);
+        const gjk::ThresholdResult u =
+            gjk::closer_than(shapes[i], pa, shapes[k], pb, threshold, {}, checked_cache);
+        const gjk::ThresholdResult v = gjk::prechecked::closer_than(
+            shapes[i], pa, shapes[k], pb, threshold, {}, &prechecked_cache);
+        ASSERT_EQ(u.closer, v.closer);
+        ASSERT_EQ(u.lower_bound, v.lower_bound);
+        ASSERT_EQ(u.upper_bound, v.upper_bound);
+        ASSERT_EQ(u.status, v.status);
+      }
+    }
+  }
+  EXPECT_EQ(compared, static_cast<int>(shapes.size() * shapes.size()) * 20);
+  // A NaN threshold is reported, as by the checked query.
+  EXPECT_EQ(gjk::prechecked::closer_than(shapes[0], Pose::Identity(), shapes[1], at(Vec3(5, 0, 0)),
+                                         std::nan(""), {}, nullptr)
+                .status,
+            Status::InvalidInput);
 }
 
 TEST(ThinHulls, TheIssuesNeedleTetrahedronKeepsItsThickness) {
