@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -535,6 +536,7 @@ struct Worker {
   std::vector<double> last_distance;
   std::vector<Pose> last_pose;
   std::vector<double> lower, upper;
+  std::vector<std::uint8_t> convex;  ///< per pair: both convex (bounds hold in penetration)
   gjk::robots::ClosestPair one;
   size_t measured = 0;  ///< exact pair queries run (Analysis::pairs_measured)
   double seconds = 0.0, cpu_seconds = 0.0;
@@ -557,8 +559,11 @@ PairRecord record_of(const gjk::robots::PairDistance& d) {
 /// One state's record and its (link, obstacle) minima when no sink wants every pair: only the
 /// closest pair and the minima must be exact, so a pair is measured only when it could change
 /// them. Its last exact distance in the block, less how far its shape can have moved since
-/// (ball_motion_bound), is a lower bound L; the same plus the motion an upper bound U. A pair
-/// is skipped when L > 0, L exceeds the smallest U of the state (so it is not the closest pair)
+/// (ball_motion_bound), is a lower bound L; the same plus the motion an upper bound U. For two
+/// convex shapes this holds through contact: the signed distance is max over unit u of -h(u),
+/// h the support function of A - B, and moving A's points by at most m changes h by at most m,
+/// so penetrating pairs are bounded too; a mesh pair only while apart. A pair is skipped when
+/// L > 0 (or the pair is convex), L exceeds the smallest U of the state (not the closest pair)
 /// and L exceeds its (link, obstacle) minimum so far (so it does not lower it), and the cutoff
 /// decides it (L > cutoff: beyond; U < cutoff: within). Strict inequalities with a nanometre of
 /// slack for rounding: a skipped pair is strictly farther than the state's closest and than
@@ -583,7 +588,7 @@ void measure_state_bounded(const Context& c, gjk::robots::WorldContext& world, W
       }
       const double moved = gjk::robots::ball_motion_bound(w.balls[s], w.last_pose[k], poses[s]);
       w.lower[k] = last - moved - kSlack;
-      w.upper[k] = std::max(last, 0.0) + moved + kSlack;
+      w.upper[k] = (w.convex[k] ? last : std::max(last, 0.0)) + moved + kSlack;
       state_upper = std::min(state_upper, w.upper[k]);
     }
   }
@@ -596,7 +601,7 @@ void measure_state_bounded(const Context& c, gjk::robots::WorldContext& world, W
       Minimum& minimum = per_link_obstacle[link * obstacles + o];
       const double lower = w.lower[k];
       const bool beyond = lower > cutoff, within = w.upper[k] < cutoff;
-      if (lower > 0.0 && lower > state_upper &&
+      if ((lower > 0.0 || w.convex[k]) && lower > state_upper &&
           (!minimum.found() || lower > minimum.pair.distance) && (beyond || within)) {
         if (within) ++r.pairs;
         continue;
@@ -640,6 +645,11 @@ void compute_block(const Context& c, Block& block, Worker& w) {
       w.last_pose.resize(pair_slots);
       w.lower.resize(pair_slots);
       w.upper.resize(pair_slots);
+      w.convex.resize(pair_slots);
+      for (size_t s = 0; s < model.collision_shapes().size(); ++s)
+        for (size_t o = 0; o < obstacles; ++o)
+          w.convex[s * obstacles + o] =
+              gjk::robots::convex_pair(model.collision_shapes()[s], c.scene.obstacles[o]);
     }
     for (size_t k = 0; k < block.states.size(); ++k) {
       const PathState& s = block.states[k];
