@@ -71,6 +71,8 @@ bool options_ok(const QueryOptions& options);
 SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const Shape& b,
                                      const Pose& pose_b, const QueryOptions& options,
                                      WarmStart* cache);
+/// closer_than without its per-call checks, on the same terms as signed_distance above (a NaN
+/// threshold is still reported as InvalidInput).
 ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                             double threshold, const QueryOptions& options, WarmStart* cache);
 
