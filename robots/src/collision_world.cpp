@@ -56,7 +56,7 @@ double signed_box_bound(const Aabb& a, const Aabb& b) {
 }
 
 /// A convex pair's signed distance: without the engine's per-call input checks when both sides
-/// passed them once (`prechecked`, see WorldContext::update), else the checked query.
+/// passed them once (`prechecked`: see WorldContext::prechecked_pose), else the checked query.
 SignedDistanceResult convex_signed_distance(const Shape& a, const Pose& pa, const Shape& b,
                                             const Pose& pb, bool prechecked,
                                             const QueryOptions& query, WarmStart* warm) {
