@@ -524,14 +524,22 @@ struct Block {
 
 /// What one thread needs to compute blocks, reused from block to block.
 struct Worker {
-  explicit Worker(const RobotModel& model) : ws(model) {
-    for (const gjk::robots::CollisionShape& c : model.collision_shapes())
+  Worker(const RobotModel& model, const Scene& scene) : ws(model) {
+    const size_t obstacles = scene.obstacles.size();
+    for (const gjk::robots::CollisionShape& c : model.collision_shapes()) {
       balls.push_back(gjk::robots::shape_ball(c.shape));  // a mesh element's hull holds it
+      for (const gjk::robots::Obstacle& o : scene.obstacles)
+        convex.push_back(gjk::robots::convex_pair(c, o) ? 1 : 0);
+    }
+    const size_t pairs = model.collision_shapes().size() * obstacles;
+    last_pose.resize(pairs);
+    lower.resize(pairs);
+    upper.resize(pairs);
   }
   gjk::robots::Workspace ws;
   std::vector<gjk::robots::ClosestPair> distances;
-  // Without pair output (see measure_state_bounded), per (shape, obstacle) of the block: the
-  // last exact distance (NaN: none yet) and the shape's pose then; and the bounds of a state.
+  // Without pair output (see measure_state_bounded), per (shape, obstacle): the last exact
+  // distance in the block (NaN: none yet) and the shape's pose then; and the bounds of a state.
   std::vector<gjk::robots::ObstacleBall> balls;  ///< per robot shape, shape frame
   std::vector<double> last_distance;
   std::vector<Pose> last_pose;
@@ -554,6 +562,13 @@ struct Context {
 PairRecord record_of(const gjk::robots::PairDistance& d) {
   return PairRecord{d.shape,  d.obstacle, d.distance, d.point_on_link, d.point_on_obstacle,
                     d.normal, d.status};
+}
+
+/// A pair within the cutoff: the state's closest so far (the first on a tie) and its (link,
+/// obstacle) minimum.
+void take_pair(StateRecord& r, Minimum& minimum, const PairRecord& p) {
+  if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
+  keep_smaller(minimum, r, p);
 }
 
 /// One state's record and its (link, obstacle) minima when no sink wants every pair: only the
@@ -619,9 +634,7 @@ void measure_state_bounded(const Context& c, gjk::robots::WorldContext& world, W
                                : w.one.pair.distance;
       w.last_pose[k] = poses[s];
       ++r.pairs;
-      const PairRecord p = record_of(w.one.pair);
-      if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
-      keep_smaller(minimum, r, p);
+      take_pair(r, minimum, record_of(w.one.pair));
     }
   }
 }
@@ -639,17 +652,9 @@ void compute_block(const Context& c, Block& block, Worker& w) {
     block.pairs.clear();
     block.pair_begin.assign(1, 0);
     block.per_link_obstacle.assign(model.links().size() * obstacles, Minimum{});
-    const size_t pair_slots = model.collision_shapes().size() * obstacles;
     if (!c.keep_pairs) {
-      w.last_distance.assign(pair_slots, std::numeric_limits<double>::quiet_NaN());
-      w.last_pose.resize(pair_slots);
-      w.lower.resize(pair_slots);
-      w.upper.resize(pair_slots);
-      w.convex.resize(pair_slots);
-      for (size_t s = 0; s < model.collision_shapes().size(); ++s)
-        for (size_t o = 0; o < obstacles; ++o)
-          w.convex[s * obstacles + o] =
-              gjk::robots::convex_pair(model.collision_shapes()[s], c.scene.obstacles[o]);
+      w.last_distance.assign(model.collision_shapes().size() * obstacles,
+                             std::numeric_limits<double>::quiet_NaN());
     }
     for (size_t k = 0; k < block.states.size(); ++k) {
       const PathState& s = block.states[k];
@@ -670,12 +675,11 @@ void compute_block(const Context& c, Block& block, Worker& w) {
       for (const gjk::robots::ClosestPair& pair : w.distances) {
         const gjk::robots::PairDistance& d = pair.pair;
         const PairRecord p = record_of(d);
-        if (!r.has_worst() || p.distance < r.worst.distance) r.worst = p;
         const size_t link =
             static_cast<size_t>(model.collision_shapes()[static_cast<size_t>(d.shape)].link);
-        keep_smaller(block.per_link_obstacle[link * obstacles + static_cast<size_t>(d.obstacle)], r,
-                     p);
-        if (c.keep_pairs) block.pairs.push_back(p);
+        take_pair(r, block.per_link_obstacle[link * obstacles + static_cast<size_t>(d.obstacle)],
+                  p);
+        block.pairs.push_back(p);
       }
       block.pair_begin.push_back(block.pairs.size());
     }
@@ -698,7 +702,7 @@ class Pool {
  public:
   Pool(const Context& context, size_t threads) : context_(context) {
     workers_.reserve(threads);
-    for (size_t t = 0; t < threads; ++t) workers_.emplace_back(context.model);
+    for (size_t t = 0; t < threads; ++t) workers_.emplace_back(context.model, context.scene);
     threads_.reserve(threads);
     for (size_t t = 0; t < threads; ++t) {
       try {
