@@ -1,7 +1,8 @@
 // 3D tracking: seed 004 section 4 (Figs. 4-5) and seed 002 Table 3. Sequences of 20 poses of a
 // moving body B near a static body A (hulls of 10..500 points on the unit sphere), small
-// constant-velocity translations and rotations up to 6 (Far) or 12 (Near, Drift) degrees per step;
-// Drift slides into overlap. Every query is timed in sequence order, one TrackCache per sequence.
+// constant-velocity translations and rotations up to 6 (Far) or 12 (Near, Drift, Deep) degrees per
+// step; Drift slides into overlap and Deep starts in it (the penetration rows, seed 004 section 5).
+// Every query is timed in sequence order, one TrackCache per sequence.
 #include "datasets_bench.hpp"
 #include "peers.hpp"
 #include "reference.hpp"
@@ -84,6 +85,11 @@ double gjk_collide_warm(const Pair3& p, TrackCache& c) {
   return gjk::collide(p.a->shape, p.pose_a, p.b->shape, p.pose_b, {}, c.gjk).collision ? 1.0 : 0.0;
 }
 
+// Penetration tracking (seed 004 section 5): the cache also carries the last EPA polytope.
+double gjk_penetration_warm(const Pair3& p, TrackCache& c) {
+  return gjk::penetration(p.a->shape, p.pose_a, p.b->shape, p.pose_b, {}, c.gjk).depth;
+}
+
 const std::vector<EngineTrack>& tracking_engines() {
   static const std::vector<EngineTrack> rows = [] {
     // Cold rows, taken from the static table by (query, name), in this order.
@@ -103,6 +109,8 @@ const std::vector<EngineTrack>& tracking_engines() {
         {Query::Collide, "fcl-ccd"},
         {Query::Collide, "ccd-gjk"},
         {Query::Collide, "ccd-mpr"},
+        {Query::Penetration, "libgjk"},
+        {Query::Penetration, "bullet-epa"},
     };
     std::vector<EngineTrack> r;
     for (const auto& [query, name] : kColdRows) {
@@ -117,13 +125,23 @@ const std::vector<EngineTrack>& tracking_engines() {
     r.push_back({"libgjk-sv-hc-warm", Query::Distance, nullptr, gjk_distance_warm<M::HillClimbing>,
                  kLibgjkTolerance});
     r.push_back({"libgjk-warm", Query::Collide, nullptr, gjk_collide_warm, 0.0});
+    r.push_back(
+        {"libgjk-warm", Query::Penetration, nullptr, gjk_penetration_warm, kLibgjkTolerance});
     return r;
   }();
   return rows;
 }
 
 const gt::TrackingClass kClasses[] = {gt::TrackingClass::Far, gt::TrackingClass::Near,
-                                      gt::TrackingClass::Drift};
+                                      gt::TrackingClass::Drift, gt::TrackingClass::Deep};
+
+// Penetration rows run where the bodies overlap (Drift's later steps, Deep), the others where
+// they do not only overlap (Far, Near, Drift).
+bool row_applies(const EngineTrack& e, gt::TrackingClass kind) {
+  return e.query == Query::Penetration
+             ? kind == gt::TrackingClass::Drift || kind == gt::TrackingClass::Deep
+             : kind != gt::TrackingClass::Deep;
+}
 
 void run_cold(benchmark::State& state, int n, gt::TrackingClass kind, Fn3 fn) {
   const DataTrack& d = data_tracking(n, kind);
@@ -142,7 +160,7 @@ void run_warm(benchmark::State& state, int n, gt::TrackingClass kind, FnTrack fn
   for (auto _ : state) {
     TrackCache cache{};
     for (std::size_t i = 0; i < d.pairs.size(); ++i) {
-      if (i % static_cast<std::size_t>(d.steps) == 0) cache = TrackCache{};
+      if (i % static_cast<std::size_t>(d.steps) == 0) cache.gjk.reset();  // keeps its storage
       cache.step = d.pairs[i].step;
       sink += fn(d.pairs[i], cache);
     }
@@ -157,6 +175,7 @@ void register_tracking() {
   for (const int n : sizes_tracking()) {
     for (const gt::TrackingClass kind : kClasses) {
       for (const EngineTrack& e : tracking_engines()) {
+        if (!row_applies(e, kind)) continue;
         const std::string name = std::string("track/") + to_string(e.query) + "/" +
                                  gt::to_string(kind) + "/" + std::to_string(n) + "/" + e.name;
         benchmark::internal::Benchmark* b;
@@ -181,7 +200,7 @@ void check_tracking() {
     for (const gt::TrackingClass kind : kClasses) {
       const DataTrack& d = data_tracking(n, kind);
       const char* cls = gt::to_string(kind);
-      std::vector<double> ref_distance, ref_collide, signed_distance, exact;
+      std::vector<double> ref_distance, ref_collide, ref_depth, signed_distance, exact, exact_depth;
       for (const Pair3& p : d.pairs) {
         // The reference oracle (qhull of A - B) on the first two sequences of hulls up to 200
         // points (its cost grows with N^2): the exact distance, 0 when they overlap.
@@ -191,15 +210,19 @@ void check_tracking() {
           for (const Vec3& v : p.b->polytope().vertices()) wb.push_back(p.pose_b * v);
           const gt::ReferenceResult r = gt::reference_query(wa, wb);
           exact.push_back(r.overlap ? 0.0 : r.distance);
+          exact_depth.push_back(r.overlap ? r.depth : 0.0);
         } else {
           exact.push_back(nan);
+          exact_depth.push_back(nan);
         }
         ref_distance.push_back(gjk_distance_sv(p));
         ref_collide.push_back(gjk_collide(p));
+        ref_depth.push_back(gjk_penetration(p));
         signed_distance.push_back(ref_distance.back() > 0.0 ? ref_distance.back()
-                                                            : -gjk_penetration(p));
+                                                            : -ref_depth.back());
       }
       for (const EngineTrack& e : tracking_engines()) {
+        if (!row_applies(e, kind)) continue;
         AgreementBuilder b("3D tracking", e.query, cls, n, e.name, e.tolerance);
         TrackCache cache{};
         for (std::size_t i = 0; i < d.pairs.size(); ++i) {
@@ -208,10 +231,16 @@ void check_tracking() {
           cache.step = p.step;
           const double answer = e.warm != nullptr ? e.warm(p, cache) : e.cold(p);
           const bool distance = e.query == Query::Distance;
-          const double exact_answer =
-              distance || std::isnan(exact[i]) ? exact[i] : (exact[i] > 1e-6 ? 0.0 : 1.0);
-          b.add(answer, distance ? ref_distance[i] : ref_collide[i], exact_answer,
-                signed_distance[i], [&] {
+          const bool depth = e.query == Query::Penetration;
+          const double exact_answer = depth ? exact_depth[i]
+                                      : distance || std::isnan(exact[i])
+                                          ? exact[i]
+                                          : (exact[i] > 1e-6 ? 0.0 : 1.0);
+          b.add(answer,
+                depth      ? ref_depth[i]
+                : distance ? ref_distance[i]
+                           : ref_collide[i],
+                exact_answer, signed_distance[i], [&] {
                   return "make_tracking_sequence(0x" + hex(p.seed) + ", " +
                          std::to_string(p.index) + ", " + std::to_string(n) + ", " + cls +
                          ") step " + std::to_string(p.step);

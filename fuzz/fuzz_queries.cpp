@@ -303,6 +303,48 @@ bool unit(const Vec3& n) {
   return std::abs(n.norm() - 1.0) <= 1e-9;
 }
 
+/// A tracked EPA polytope from the input (WarmStart::polytope_*), never to be trusted: random
+/// entries, or a closed tetrahedron or octahedron (consistent twins, so only the geometric
+/// certificate stands between it and the answer) on random vertex pairs.
+void forge_polytope(FuzzedDataProvider& in, gjk::WarmStart& cache) {
+  static const std::vector<std::array<int, 3>> kTetrahedron = {
+      {0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}};
+  static const std::vector<std::array<int, 3>> kOctahedron = {
+      {0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4}, {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+  const int mode = in.ConsumeIntegralInRange<int>(0, 3);
+  if (mode == 0) return;
+  if (mode == 1) {
+    const int vertices = in.ConsumeIntegralInRange<int>(0, 8);
+    for (int i = 0; i < vertices; ++i)
+      cache.polytope_vertices.push_back(
+          {in.ConsumeIntegralInRange<int>(-2, 70), in.ConsumeIntegralInRange<int>(-2, 70)});
+    const int faces = in.ConsumeIntegralInRange<int>(0, 8);
+    for (int f = 0; f < faces; ++f) {
+      std::array<int, 6> face{};
+      for (int& x : face) x = in.ConsumeIntegralInRange<int>(-2, 30);
+      cache.polytope_faces.push_back(face);
+    }
+    return;
+  }
+  const auto& triangles = mode == 2 ? kTetrahedron : kOctahedron;
+  const int vertices = mode == 2 ? 4 : 6;
+  for (int i = 0; i < vertices; ++i)
+    cache.polytope_vertices.push_back(
+        {in.ConsumeIntegralInRange<int>(0, 70), in.ConsumeIntegralInRange<int>(0, 70)});
+  for (const auto& t : triangles) cache.polytope_faces.push_back({t[0], t[1], t[2], -1, -1, -1});
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    for (size_t e = 0; e < 3; ++e) {  // the twin of edge (p, q) runs (q, p)
+      const int p = triangles[f][e], q = triangles[f][(e + 1) % 3];
+      for (size_t g = 0; g < triangles.size(); ++g) {
+        for (size_t h = 0; h < 3; ++h) {
+          if (triangles[g][h] == q && triangles[g][(h + 1) % 3] == p)
+            cache.polytope_faces[f][e + 3] = static_cast<int>(4 * g + h);
+        }
+      }
+    }
+  }
+}
+
 struct Checker {
   const Body& a;
   const Body& b;
@@ -622,6 +664,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       cache.hint_b = in.ConsumeIntegralInRange<int>(-2, 70);
       cache.direction = Vec3(special_double(in), special_double(in), special_double(in));
       if (!cache.direction.allFinite()) cache.direction.setZero();  // a cache holds finite data
+      forge_polytope(in, cache);
       if (verbose()) {
         std::fprintf(stderr,
                      "cache: size %d index_a {%d %d %d %d} index_b {%d %d %d %d} hint_a %d "

@@ -148,6 +148,10 @@ inline void remember(const GjkOutcome& g, WarmStart& cache, int hint_a, int hint
   cache.direction = g.v;
   cache.hint_a = hint_a;
   cache.hint_b = hint_b;
+  if (!g.overlap) {  // apart: no polytope to track into the next overlap
+    cache.polytope_vertices.clear();
+    cache.polytope_faces.clear();
+  }
 }
 
 template <class MD>

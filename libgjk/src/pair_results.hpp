@@ -122,40 +122,45 @@ inline bool options_valid(const QueryOptions& o) {
          std::isfinite(o.tolerance) && o.epa_tolerance >= 0.0 && std::isfinite(o.epa_tolerance);
 }
 
-/// Penetration of two overlapping (or touching) cores plus their radii, in world frame.
-template <class MD>
-PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a,
-                                   double radius_b, const Pose& pose_a,
-                                   const QueryOptions& options) {
+/// The penetration result of EPA's outcome on the cores, radii added back, in the world frame.
+inline PenetrationResult penetration_from_epa(const EpaOutcome& e, int gjk_iterations,
+                                              Status gjk_status, double radius_a, double radius_b,
+                                              const Pose& pose_a) {
   PenetrationResult r;
   r.collision = true;
   const double radii = radius_a + radius_b;
-  Vec3 normal, on_a, on_b;
-  double depth;
-  if (!g.overlap) {
-    // Cores apart but within the radii: the depth is exact from the core distance.
-    normal = -g.v / g.upper;
-    depth = radii - g.upper;
-    on_a = g.simplex.point_on_a() + radius_a * normal;
-    on_b = g.simplex.point_on_b() - radius_b * normal;
-    r.iterations = g.iterations;
-    r.status = g.status;
-    r.lower_bound = r.upper_bound = depth;
-  } else {
-    const EpaOutcome e = run_epa(md, g.simplex, options, g.scale);
-    normal = e.normal;
-    depth = e.depth + radii;
-    on_a = e.point_on_a + radius_a * normal;
-    on_b = e.point_on_b - radius_b * normal;
-    r.iterations = g.iterations + e.iterations;
-    r.status = g.status != Status::Converged ? g.status : e.status;
-    r.lower_bound = e.lower_bound + radii;
-    r.upper_bound = e.upper_bound + radii;
+  r.depth = e.depth + radii;
+  r.normal = pose_a.linear() * e.normal;
+  r.point_on_a = pose_a * Vec3(e.point_on_a + radius_a * e.normal);
+  r.point_on_b = pose_a * Vec3(e.point_on_b - radius_b * e.normal);
+  r.iterations = gjk_iterations + e.iterations;
+  r.status = gjk_status != Status::Converged ? gjk_status : e.status;
+  r.lower_bound = e.lower_bound + radii;
+  r.upper_bound = e.upper_bound + radii;
+  return r;
+}
+
+/// Penetration of two overlapping (or touching) cores plus their radii, in world frame. With a
+/// cache, EPA's converged polytope is kept in it for penetration tracking (tracked_epa).
+template <class MD>
+PenetrationResult penetration_from(const MD& md, const GjkOutcome& g, double radius_a,
+                                   double radius_b, const Pose& pose_a, const QueryOptions& options,
+                                   WarmStart* cache = nullptr) {
+  if (g.overlap) {
+    return penetration_from_epa(run_epa(md, g.simplex, options, g.scale, cache), g.iterations,
+                                g.status, radius_a, radius_b, pose_a);
   }
-  r.depth = depth;
+  // Cores apart but within the radii: the depth is exact from the core distance.
+  PenetrationResult r;
+  r.collision = true;
+  const Vec3 normal = -g.v / g.upper;
+  r.depth = radius_a + radius_b - g.upper;
   r.normal = pose_a.linear() * normal;
-  r.point_on_a = pose_a * on_a;
-  r.point_on_b = pose_a * on_b;
+  r.point_on_a = pose_a * Vec3(g.simplex.point_on_a() + radius_a * normal);
+  r.point_on_b = pose_a * Vec3(g.simplex.point_on_b() - radius_b * normal);
+  r.iterations = g.iterations;
+  r.status = g.status;
+  r.lower_bound = r.upper_bound = r.depth;
   return r;
 }
 
@@ -195,12 +200,24 @@ DistanceResult distance_from(const MD& md, const GjkOutcome& g, double radius_a,
   return r;
 }
 
+/// The signed distance of overlapping bodies: minus the depth.
+inline SignedDistanceResult signed_from_penetration(const PenetrationResult& p) {
+  SignedDistanceResult r;
+  r.signed_distance = -p.depth;
+  r.point_on_a = p.point_on_a;
+  r.point_on_b = p.point_on_b;
+  r.normal = p.normal;
+  r.iterations = p.iterations;
+  r.status = p.status;
+  return r;
+}
+
 /// The signed distance of cores whose GJK outcome is `g`: the distance when apart, else minus
-/// EPA's depth.
+/// EPA's depth (its polytope kept in `cache`, if given).
 template <class MD>
 SignedDistanceResult signed_distance_from(const MD& md, const GjkOutcome& g, double radius_a,
                                           double radius_b, const Pose& pose_a,
-                                          const QueryOptions& options) {
+                                          const QueryOptions& options, WarmStart* cache = nullptr) {
   SignedDistanceResult r;
   const double radii = radius_a + radius_b;
   if (!g.overlap && g.upper > radii) {
@@ -213,14 +230,8 @@ SignedDistanceResult signed_distance_from(const MD& md, const GjkOutcome& g, dou
     r.status = g.status;
     return r;
   }
-  const PenetrationResult p = penetration_from(md, g, radius_a, radius_b, pose_a, options);
-  r.signed_distance = -p.depth;
-  r.point_on_a = p.point_on_a;
-  r.point_on_b = p.point_on_b;
-  r.normal = p.normal;
-  r.iterations = p.iterations;
-  r.status = p.status;
-  return r;
+  return signed_from_penetration(
+      penetration_from(md, g, radius_a, radius_b, pose_a, options, cache));
 }
 
 }  // namespace gjk::detail

@@ -64,11 +64,14 @@ TEST(Allocation, QueriesDoNotAllocate) {
   for (int i = 0; i < 200; ++i)
     poses.emplace_back(gjk::testing::random_pose(rng, 1.5), gjk::testing::random_pose(rng, 1.5));
 
-  // One round first: EPA keeps a per-thread workspace that is allocated on its first use.
+  // One round first: EPA keeps a per-thread workspace that is allocated on its first use, and
+  // the caches' tracked polytopes grow to their largest size.
+  WarmStart cache, penetration_cache;
   auto run = [&](double& sink) {
     for (const Shape& a : shapes) {
       for (const Shape& b : shapes) {
-        WarmStart cache;
+        cache.reset();  // keeps the storage
+        penetration_cache.reset();
         for (const auto& [pa, pb] : poses) {
           for (SupportMethod m : {SupportMethod::BruteForce, SupportMethod::HillClimbing}) {
             QueryOptions o;
@@ -79,6 +82,8 @@ TEST(Allocation, QueriesDoNotAllocate) {
             sink += signed_distance(a, pa, b, pb, o).signed_distance;
             sink += penetration(a, pa, b, pb, o).depth;
             sink += distance(a, pa, b, pb, o, cache).distance;
+            sink += penetration(a, pa, b, pb, o, penetration_cache).depth;
+            sink += signed_distance(a, pa, b, pb, o, penetration_cache).signed_distance;
           }
         }
       }
@@ -90,7 +95,7 @@ TEST(Allocation, QueriesDoNotAllocate) {
   run(sink);
   const long after = g_allocations.load();
   EXPECT_EQ(after - before, 0) << "heap allocations during "
-                               << 2 * 6 * poses.size() * shapes.size() * shapes.size()
+                               << 2 * 8 * poses.size() * shapes.size() * shapes.size()
                                << " queries (sink " << sink << ")";
 
   const auto square = planar::ConvexPolygon::from_points({{0, 0}, {1, 0}, {1, 1}, {0, 1}});

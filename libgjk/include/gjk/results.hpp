@@ -5,6 +5,7 @@
 
 #include <array>
 #include <limits>
+#include <vector>
 
 namespace gjk {
 
@@ -62,11 +63,12 @@ struct QueryOptions {
   double epa_tolerance = 1e-10;  ///< relative, for EPA on curved (cylinder) cores
 };
 
-/// Caller-owned warm-start cache for one tracked pair (seed 004 sections 3-4, seed 002 4.3):
-/// the last simplex as support-vertex indices of each body and the hill-climbing hints. Pass the
-/// same cache to every query of the pair as it moves; answers equal a cold query's within the
-/// tolerances, only faster. A cache holding indices that do not fit the shapes (another pair's)
-/// is ignored, never trusted. Not thread-safe: one cache per pair per thread.
+/// Caller-owned warm-start cache for one tracked pair (seed 004 sections 3-5, seed 002 4.3):
+/// the last simplex as support-vertex indices of each body, the hill-climbing hints and, while
+/// the pair overlaps, its last EPA polytope. Pass the same cache to every query of the pair as
+/// it moves; answers equal a cold query's within the tolerances, only faster. A cache holding
+/// indices that do not fit the shapes (another pair's) is ignored, never trusted. Not
+/// thread-safe: one cache per pair per thread.
 struct WarmStart {
   int size = 0;                   ///< vertices of the cached simplex; 0 = cold
   std::array<int, 4> index_a{};   ///< hull vertex indices of A in the cached simplex
@@ -74,8 +76,28 @@ struct WarmStart {
   Vec3 direction = Vec3::Zero();  ///< last closest point of A-B (A's frame): curved cores' start
   int hint_a = 0;                 ///< hill-climbing start on A
   int hint_b = 0;                 ///< hill-climbing start on B
-  /// Forgets the pair: the next query starts cold.
-  void reset() { *this = WarmStart{}; }
+  /// Penetration tracking (seed 004 section 5): the vertices of the last converged EPA polytope
+  /// of penetration() or signed_distance(), as (index in A, index in B); empty when the pair was
+  /// last found apart or its cores are curved. Moved with the bodies, they are still points of
+  /// A - B, so while every face keeps the origin inside, the nearest face bounds the depth from
+  /// below and one support along its normal from above: when the two meet, the query needs
+  /// neither GJK nor EPA's expansion. Checked at every use, never trusted.
+  std::vector<std::array<int, 2>> polytope_vertices;
+  /// Faces of that polytope: three indices into polytope_vertices (counter-clockwise seen from
+  /// outside), then for each edge (vertex e to vertex e + 1) the face across it, as
+  /// 4 * face + that face's edge.
+  std::vector<std::array<int, 6>> polytope_faces;
+  /// Forgets the pair: the next query starts cold. Keeps the polytope's storage, so a reused
+  /// cache allocates nothing.
+  void reset() {
+    size = 0;
+    index_a = {};
+    index_b = {};
+    direction = Vec3::Zero();
+    hint_a = hint_b = 0;
+    polytope_vertices.clear();
+    polytope_faces.clear();
+  }
 };
 
 /// Boolean collision (seed 000 Alg. 2, seed 001 Alg. 6).
@@ -125,8 +147,9 @@ struct PenetrationResult {
   /// lower bound; every support value is an upper bound. They meet on convergence; on curved
   /// cores or at the iteration cap `depth` is the upper bound, whose translation does separate.
   double lower_bound = 0.0;
-  double upper_bound = 0.0;           ///< upper bound on the depth
-  int iterations = 0;                 ///< GJK + EPA iterations
+  double upper_bound = 0.0;  ///< upper bound on the depth
+  /// GJK + EPA iterations; 0 when a WarmStart's tracked polytope answered (seed 004 section 5).
+  int iterations = 0;
   Status status = Status::Converged;  ///< how the loops ended
 };
 
@@ -138,7 +161,7 @@ struct SignedDistanceResult {
   Vec3 point_on_b = Vec3::Zero();  ///< witness point on B, world frame
   /// Unit direction from A towards B in which the signed distance grows fastest (moving B).
   Vec3 normal = Vec3::Zero();
-  int iterations = 0;                 ///< GJK (+ EPA) iterations
+  int iterations = 0;  ///< GJK (+ EPA) iterations; 0 when a tracked EPA polytope answered
   Status status = Status::Converged;  ///< how the loops ended
 };
 

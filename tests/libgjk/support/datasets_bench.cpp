@@ -234,6 +234,8 @@ const char* to_string(TrackingClass kind) {
       return "Near";
     case TrackingClass::Drift:
       return "Drift";
+    case TrackingClass::Deep:
+      return "Deep";
   }
   return "?";
 }
@@ -264,12 +266,14 @@ TrackingSequence make_tracking_sequence(std::uint64_t seed, std::uint64_t index,
   const Vec3 u = rng.unit_vector();
 
   Vec3 start, velocity;
-  if (kind == TrackingClass::Drift) {
-    // From 1.2 to 0.4 diameters along u, with a small sideways drift.
-    start = centre_a + 1.2 * diameter * u;
+  if (kind == TrackingClass::Drift || kind == TrackingClass::Deep) {
+    // From 1.2 (Deep: 0.7) to 0.4 (0.3) diameters along u, with a small sideways drift.
+    const double from = kind == TrackingClass::Drift ? 1.2 : 0.7;
+    const double to = kind == TrackingClass::Drift ? 0.4 : 0.3;
+    start = centre_a + from * diameter * u;
     Vec3 side = rng.unit_vector();
     side = (side - side.dot(u) * u).normalized();
-    velocity = (-0.8 * diameter * u) / (steps - 1) + 0.005 * diameter * side;
+    velocity = (-(from - to) * diameter * u) / (steps - 1) + 0.005 * diameter * side;
   } else {
     const double k = kind == TrackingClass::Far ? rng.uniform(2.5, 3.5) : rng.uniform(1.1, 1.4);
     start = centre_a + k * diameter * u;

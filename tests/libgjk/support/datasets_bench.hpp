@@ -73,6 +73,7 @@ enum class TrackingClass {
   Far,    ///< centres about 3 diameters apart, rotation up to 6 degrees per step
   Near,   ///< centres 1.1-1.4 diameters apart, rotation up to 12 degrees per step
   Drift,  ///< starts 1.2 diameters apart and drifts into overlap; rotation up to 12 degrees
+  Deep,   ///< starts overlapping, 0.7 to 0.3 diameters apart; rotation up to 12 degrees
 };
 
 const char* to_string(TrackingClass kind);
@@ -81,7 +82,8 @@ const char* to_string(TrackingClass kind);
 /// `steps` poses. B moves with a constant velocity (per-sequence random direction) and turns by
 /// a random angle up to the class maximum about a random axis at every step. Far and Near keep
 /// the centres more than 1.05 diameters apart (never overlapping); Drift's centres go from 1.2
-/// to 0.4 diameters apart, so the later steps overlap.
+/// to 0.4 diameters apart, so the later steps overlap; Deep's from 0.7 to 0.3 (seed 004 section
+/// 5: tracking penetration).
 struct TrackingSequence {
   TrackingClass kind = TrackingClass::Far;
   std::uint64_t seed = 0;

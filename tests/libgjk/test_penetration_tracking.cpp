@@ -1,0 +1,275 @@
+// Penetration tracking (seed 004 section 5): a WarmStart keeps the pair's last EPA polytope, and
+// while its moved faces still certify the depth the query answers without GJK or EPA's
+// expansion. Checked against the qhull reference of A - B on every step of tracked overlapping
+// motions, against cold queries, and with forged caches that must never change an answer.
+#include <gtest/gtest.h>
+
+#include "datasets.hpp"
+#include "gjk/queries.hpp"
+#include "reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+namespace {
+
+using namespace gjk;
+namespace gt = gjk::testing;
+
+std::vector<Vec3> world_points(const std::vector<Vec3>& local, const Pose& pose) {
+  std::vector<Vec3> out;
+  out.reserve(local.size());
+  for (const Vec3& p : local) out.push_back(pose * p);
+  return out;
+}
+
+std::vector<Vec3> box_corners(const Vec3& h) {
+  std::vector<Vec3> out;
+  for (int i = 0; i < 8; ++i)
+    out.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(), (i & 4 ? 1 : -1) * h.z());
+  return out;
+}
+
+/// A body of the tracked pairs: the shape and, for polytopes and boxes, its vertices (local
+/// frame) for the reference; rounded bodies have none and are checked against cold queries.
+struct Body {
+  Shape shape;
+  std::vector<Vec3> points;
+};
+
+Body hull_body(gt::Rng& rng, int n) {
+  std::vector<Vec3> points = gt::sphere_polytope_points(rng, n);
+  const Vec3 stretch(rng.uniform(0.5, 1.5), rng.uniform(0.5, 1.5), rng.uniform(0.5, 1.5));
+  for (Vec3& p : points) p = p.cwiseProduct(stretch);
+  return {ConvexPolytope::from_points(points), points};
+}
+
+Body box_body(gt::Rng& rng) {
+  const Vec3 h(rng.uniform(0.2, 1.0), rng.uniform(0.2, 1.0), rng.uniform(0.2, 1.0));
+  return {Box{h}, box_corners(h)};
+}
+
+Body make_body(gt::Rng& rng, int kind) {
+  switch (kind) {
+    case 0:
+      return hull_body(rng, 8);
+    case 1:
+      return hull_body(rng, 24);
+    case 2:
+      return hull_body(rng, 80);
+    case 3:
+      return box_body(rng);
+    case 4:
+      return {Sphere{rng.uniform(0.3, 0.8)}, {}};
+    default:
+      return {Capsule{rng.uniform(0.2, 0.5), rng.uniform(0.3, 0.8)}, {}};
+  }
+}
+
+/// B starts inside A's reach and moves at constant velocity, turning by up to `max_angle`
+/// radians a step: it slides through the overlap, deepening and leaving it.
+std::vector<Pose> overlapping_motion(gt::Rng& rng, int steps, double max_angle) {
+  std::vector<Pose> poses;
+  Pose pose = Pose::Identity();
+  pose.linear() = rng.rotation();
+  pose.translation() = rng.unit_vector() * rng.uniform(0.3, 1.2);
+  const Vec3 velocity = rng.unit_vector() * rng.uniform(0.005, 0.04);
+  const Vec3 axis = rng.unit_vector();
+  const double angle = rng.uniform(-max_angle, max_angle);
+  const Eigen::Matrix3d turn = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+  for (int s = 0; s < steps; ++s) {
+    poses.push_back(pose);
+    pose.linear() = turn * pose.linear();
+    pose.translation() += velocity;
+  }
+  return poses;
+}
+
+void expect_realises_depth(const PenetrationResult& p) {
+  EXPECT_NEAR(p.normal.norm(), 1.0, 1e-12);
+  EXPECT_LE((p.point_on_a - p.point_on_b - p.depth * p.normal).norm(), 1e-9)
+      << "witness points do not realise the depth " << p.depth;
+}
+
+TEST(PenetrationTracking, TrackedDepthsMatchTheReferenceAndColdEpa) {
+  gt::Rng rng(0x7e9a);
+  int overlapping = 0, tracked = 0, referenced = 0, tracked_signed = 0;
+  long cold_iterations = 0, warm_iterations = 0;
+  double worst_reference = 0.0, worst_cold = 0.0;
+  const int kinds = 6;
+  for (int kind_a = 0; kind_a < kinds; ++kind_a) {
+    for (int kind_b = 0; kind_b < kinds; ++kind_b) {
+      for (int sequence = 0; sequence < 6; ++sequence) {
+        const Body a = make_body(rng, kind_a), b = make_body(rng, kind_b);
+        const Pose pose_a = gt::random_pose(rng, 2.0);
+        // Smooth (up to 3 degrees a step) and jerky (up to 25) motions.
+        const double max_angle = (sequence % 2 == 0 ? 3.0 : 25.0) * M_PI / 180.0;
+        std::vector<Pose> motion = overlapping_motion(rng, 40, max_angle);
+        WarmStart cache, signed_cache;
+        for (size_t step = 0; step < motion.size(); ++step) {
+          const Pose pose_b = pose_a * motion[step];
+          const PenetrationResult cold = penetration(a.shape, pose_a, b.shape, pose_b);
+          const PenetrationResult warm = penetration(a.shape, pose_a, b.shape, pose_b, {}, cache);
+          const SignedDistanceResult signed_cold =
+              signed_distance(a.shape, pose_a, b.shape, pose_b);
+          const SignedDistanceResult signed_warm =
+              signed_distance(a.shape, pose_a, b.shape, pose_b, {}, signed_cache);
+          SCOPED_TRACE(::testing::Message() << "shapes " << kind_a << " x " << kind_b
+                                            << ", sequence " << sequence << ", step " << step);
+          ASSERT_EQ(warm.status, Status::Converged);
+          ASSERT_EQ(warm.collision, cold.collision);
+          EXPECT_NEAR(signed_warm.signed_distance, signed_cold.signed_distance, 1e-9);
+          if (!cold.collision) continue;
+          ++overlapping;
+          tracked += warm.iterations == 0 ? 1 : 0;
+          tracked_signed += signed_warm.iterations == 0 ? 1 : 0;
+          cold_iterations += cold.iterations;
+          warm_iterations += warm.iterations;
+          EXPECT_NEAR(warm.depth, cold.depth, 1e-9);
+          worst_cold = std::max(worst_cold, std::abs(warm.depth - cold.depth));
+          EXPECT_LE(warm.lower_bound, warm.depth + 1e-15);
+          EXPECT_GE(warm.upper_bound, warm.depth - 1e-15);
+          expect_realises_depth(warm);
+          if (a.points.empty() || b.points.empty()) continue;
+          const gt::ReferenceResult ref =
+              gt::reference_query(world_points(a.points, pose_a), world_points(b.points, pose_b));
+          if (!ref.overlap) continue;  // touching within rounding
+          ++referenced;
+          EXPECT_NEAR(warm.depth, ref.depth, 1e-9);
+          EXPECT_LE(warm.lower_bound, ref.depth + 1e-12);
+          EXPECT_GE(warm.upper_bound, ref.depth - 1e-12);
+          worst_reference = std::max(worst_reference, std::abs(warm.depth - ref.depth));
+        }
+      }
+    }
+  }
+  std::printf(
+      "penetration tracking: %d overlapping steps (%d against the reference), %d answered by "
+      "the moved polytope as it was (%d in signed_distance); GJK + EPA iterations %ld warm, %ld "
+      "cold; max |depth - reference| %.3g, max |warm - cold| %.3g\n",
+      overlapping, referenced, tracked, tracked_signed, warm_iterations, cold_iterations,
+      worst_reference, worst_cold);
+  EXPECT_GT(referenced, 1500);
+  // The shortcut must really be taken: a third of these steps (smooth and 25-degree jerky
+  // motions alike) keep their nearest face, and the tracked queries iterate far less.
+  EXPECT_GT(tracked, overlapping / 3);
+  EXPECT_GT(tracked_signed, overlapping / 3);
+  EXPECT_LT(warm_iterations, cold_iterations / 2);
+}
+
+/// The pair's real cache after one overlapping query, and the cold answer at a second pose.
+struct ForgeCase {
+  Shape a, b;
+  Pose pose_a, pose_b;
+  WarmStart real;
+  PenetrationResult cold;
+};
+
+ForgeCase forge_case(gt::Rng& rng) {
+  ForgeCase c;
+  c.a = ConvexPolytope::from_points(gt::sphere_polytope_points(rng, rng.uniform_int(6, 60)));
+  c.b = rng.uniform_int(0, 1) == 0
+            ? Shape(Box{Vec3(rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8))})
+            : Shape(ConvexPolytope::from_points(gt::sphere_polytope_points(rng, 20)));
+  c.pose_a = gt::random_pose(rng, 1.0);
+  do {  // two overlapping poses a small motion apart
+    Pose start = c.pose_a;
+    start.translation() += rng.unit_vector() * rng.uniform(0.1, 0.5);
+    c.real.reset();
+    penetration(c.a, c.pose_a, c.b, start, {}, c.real);
+    c.pose_b = start;
+    c.pose_b.translation() += rng.unit_vector() * 0.05;
+    c.pose_b.linear() =
+        Eigen::AngleAxisd(0.1, rng.unit_vector()).toRotationMatrix() * start.linear();
+    c.cold = penetration(c.a, c.pose_a, c.b, c.pose_b);
+  } while (!c.cold.collision || c.real.polytope_faces.empty());
+  return c;
+}
+
+TEST(PenetrationTracking, ForgedPolytopesAreNeverTrusted) {
+  gt::Rng rng(0xf09e);
+  int forged = 0, answered_by_forgery = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const ForgeCase c = forge_case(rng);
+    const int vertices = static_cast<int>(c.real.polytope_vertices.size());
+    const int faces = static_cast<int>(c.real.polytope_faces.size());
+    for (int way = 0; way < 7; ++way) {
+      WarmStart cache = c.real;
+      switch (way) {
+        case 0:  // vertices shuffled: a closed surface through other points of A - B
+          for (int i = vertices - 1; i > 0; --i)
+            std::swap(cache.polytope_vertices[static_cast<size_t>(i)],
+                      cache.polytope_vertices[static_cast<size_t>(rng.uniform_int(0, i))]);
+          break;
+        case 1:  // every face turned inside out (twins still consistent)
+          for (auto& f : cache.polytope_faces) {
+            std::swap(f[0], f[1]);
+            // edge 0 keeps its twin reversed; edges 1 and 2 swap their twins
+            std::swap(f[4], f[5]);
+          }
+          break;
+        case 2:  // one twin link broken: the surface has a hole
+          cache.polytope_faces[static_cast<size_t>(rng.uniform_int(0, faces - 1))]
+                              [static_cast<size_t>(rng.uniform_int(3, 5))] = 0;
+          break;
+        case 3:  // indices out of range
+          cache.polytope_vertices[static_cast<size_t>(rng.uniform_int(0, vertices - 1))] = {1 << 20,
+                                                                                            -3};
+          break;
+        case 4:  // random entries everywhere
+          for (auto& f : cache.polytope_faces)
+            for (int& x : f) x = rng.uniform_int(-2, 4 * faces + 2);
+          break;
+        case 5:  // a face dropped: the rest no longer closes
+          cache.polytope_faces.pop_back();
+          break;
+        default:  // another pair's polytope (its indices may fit these hulls)
+          cache = forge_case(rng).real;
+          break;
+      }
+      ++forged;
+      const PenetrationResult p = penetration(c.a, c.pose_a, c.b, c.pose_b, {}, cache);
+      SCOPED_TRACE(::testing::Message() << "trial " << trial << ", forgery " << way);
+      ASSERT_TRUE(p.collision);
+      EXPECT_NEAR(p.depth, c.cold.depth, 1e-9);
+      EXPECT_LE(p.lower_bound, c.cold.depth + 1e-12);
+      EXPECT_GE(p.upper_bound, c.cold.depth - 1e-12);
+      expect_realises_depth(p);
+      answered_by_forgery += p.iterations == 0 ? 1 : 0;
+    }
+  }
+  std::printf("forged caches: %d, answered by a (still certified) forged polytope: %d\n", forged,
+              answered_by_forgery);
+}
+
+TEST(PenetrationTracking, LeavingTheOverlapDropsThePolytope) {
+  const Shape a = Box{Vec3(1, 1, 1)}, b = Box{Vec3(0.5, 0.5, 0.5)};
+  WarmStart cache;
+  Pose pb = Pose::Identity();
+  pb.translation() = Vec3(1.2, 0.1, 0.0);
+  const PenetrationResult first = penetration(a, Pose::Identity(), b, pb, {}, cache);
+  ASSERT_TRUE(first.collision);
+  EXPECT_NEAR(first.depth, 0.3, 1e-12);
+  EXPECT_FALSE(cache.polytope_faces.empty());
+  pb.translation().x() = 1.25;  // the same contact face, shallower: answered by the polytope
+  const PenetrationResult second = penetration(a, Pose::Identity(), b, pb, {}, cache);
+  EXPECT_EQ(second.iterations, 0);
+  EXPECT_NEAR(second.depth, 0.25, 1e-12);
+  pb.translation().x() = 2.0;  // apart
+  const PenetrationResult apart = penetration(a, Pose::Identity(), b, pb, {}, cache);
+  EXPECT_FALSE(apart.collision);
+  EXPECT_TRUE(cache.polytope_faces.empty());
+  EXPECT_TRUE(cache.polytope_vertices.empty());
+  // Curved cores keep no polytope: their vertices have no indices.
+  WarmStart curved;
+  penetration(Cylinder{0.5, 1.0}, Pose::Identity(), b, Pose::Identity(), {}, curved);
+  EXPECT_TRUE(curved.polytope_faces.empty());
+  cache.polytope_faces.resize(3);
+  cache.reset();
+  EXPECT_TRUE(cache.polytope_faces.empty());
+}
+
+}  // namespace
