@@ -97,14 +97,6 @@ double segment_distance(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Ve
   return best;
 }
 
-std::vector<Vec3> box_corners(const Vec3& h) {
-  std::vector<Vec3> c;
-  for (int i = 0; i < 8; ++i) {
-    c.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
-  }
-  return c;
-}
-
 std::string fmt(const Vec3& v) {
   std::ostringstream s;
   s << std::setprecision(17) << "(" << v.x() << ", " << v.y() << ", " << v.z() << ")";
@@ -407,7 +399,7 @@ TEST(DegenerateHull, DuplicateAndInteriorPointsAreDropped) {
   for (int trial = 0; trial < 50; ++trial) {
     const Vec3 h = rng.vec(0.1, 2.0);
     std::vector<Vec3> pts;
-    for (const Vec3& c : box_corners(h)) {
+    for (const Vec3& c : gjk::testing::box_corners(h)) {
       for (int k = 0; k < 3; ++k) pts.push_back(c);  // every corner three times
     }
     for (int i = 0; i < 100; ++i) pts.push_back(rng.vec(-0.99, 0.99).cwiseProduct(h));  // interior
@@ -448,7 +440,7 @@ TEST(DegenerateHull, AdjacencyIsSymmetricAndCoversTriangleEdges) {
     }
     if (kind == 3) pts.insert(pts.end(), pts.begin(), pts.begin() + n / 2);  // duplicates
     if (kind == 2) {  // make sure the grid set is solid
-      for (const Vec3& c : box_corners(Vec3(1, 1, 1))) pts.push_back(c);
+      for (const Vec3& c : gjk::testing::box_corners(Vec3(1, 1, 1))) pts.push_back(c);
     }
     const ConvexPolytope hull = ConvexPolytope::from_points(pts);
     if (hull.dimension() < 3) continue;
@@ -533,7 +525,8 @@ TEST(DegenerateContact, IdenticalShapesSamePose) {
       };
       const Case cases[] = {
           {"box", Box{h}, 2 * h.minCoeff(), kDepthTol},
-          {"hull of box", ConvexPolytope::from_points(box_corners(h)), 2 * h.minCoeff(), kDepthTol},
+          {"hull of box", ConvexPolytope::from_points(gjk::testing::box_corners(h)),
+           2 * h.minCoeff(), kDepthTol},
           {"sphere", Sphere{r}, 2 * r, kTol},
           {"capsule", Capsule{r, hl}, 2 * r, kDepthTol},
           {"cylinder", Cylinder{r, hl}, 2 * std::min(r, hl), 1e-6},
@@ -610,7 +603,7 @@ void expect_touching(const Shape& a, const Pose& pa, const Shape& b, const Pose&
 
 TEST(DegenerateContact, ExactlyTouching) {
   const Shape unit = Box{Vec3(1, 1, 1)};
-  const Shape hull = ConvexPolytope::from_points(box_corners(Vec3(1, 1, 1)));
+  const Shape hull = ConvexPolytope::from_points(gjk::testing::box_corners(Vec3(1, 1, 1)));
   for (SimplexSolver solver : kSolvers) {
     SCOPED_TRACE(gjk::to_string(solver));
     const QueryOptions o = opts(solver);

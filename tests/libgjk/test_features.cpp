@@ -3,6 +3,7 @@
 // same boxes as hulls (both code paths), in random rigid placements of the pair.
 #include <gtest/gtest.h>
 
+#include "datasets.hpp"
 #include "gjk/queries.hpp"
 
 #include <random>
@@ -10,13 +11,6 @@
 namespace {
 
 using namespace gjk;
-
-std::vector<Vec3> corners(const Vec3& h) {
-  std::vector<Vec3> c;
-  for (int k = 0; k < 8; ++k)
-    c.emplace_back((k & 1 ? 1 : -1) * h.x(), (k & 2 ? 1 : -1) * h.y(), (k & 4 ? 1 : -1) * h.z());
-  return c;
-}
 
 struct Placement {
   const char* name;
@@ -26,7 +20,7 @@ struct Placement {
 
 TEST(Features, SupportingFeaturesOfBoxContacts) {
   const Vec3 h(0.5, 0.5, 0.5);
-  const Shape boxes[2] = {Box{h}, ConvexPolytope::from_points(corners(h))};
+  const Shape boxes[2] = {Box{h}, ConvexPolytope::from_points(gjk::testing::box_corners(h))};
   std::vector<Placement> placements;
   Pose p = Pose::Identity();
   p.translation() = Vec3(0.2, 0.1, 1.5);  // face over face, offset

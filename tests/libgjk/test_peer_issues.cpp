@@ -44,13 +44,6 @@ Mat3 rotation(const Mat3& m) {
   return Eigen::Quaterniond(m).normalized().toRotationMatrix();
 }
 
-std::vector<Vec3> box_points(const Vec3& h) {
-  std::vector<Vec3> p;
-  for (int i = 0; i < 8; ++i)
-    p.emplace_back(i & 1 ? h.x() : -h.x(), i & 2 ? h.y() : -h.y(), i & 4 ? h.z() : -h.z());
-  return p;
-}
-
 std::vector<Vec3> world(const std::vector<Vec3>& local, const Pose& pose) {
   std::vector<Vec3> out;
   for (const Vec3& v : local) out.push_back(pose * v);
@@ -124,7 +117,8 @@ TEST(PeerIssues, Fcl495TiltedStackedCubesAtEpsilonSeparation) {
       const Vec3 tb = ta + r * Vec3(0, side + separation * std::max(1.0, side), 0);
       const double exact = aligned_boxes_signed_distance(h, h, r, ta, tb);
       for (const bool hulls : {false, true}) {
-        const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(h))) : Shape(Box{h});
+        const Shape a = hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(h)))
+                              : Shape(Box{h});
         const Shape b = a;
         for (const SimplexSolver s : kSolvers) {
           const gjk::SignedDistanceResult sd =
@@ -155,8 +149,10 @@ TEST(PeerIssues, Fcl495TiltedStackedCubesAtEpsilonSeparation) {
 // give the small cube's size: side 0.2 here, so it touches three faces from inside; the minimum
 // translation is 0.2 along +x, +y or +z (three-way tie), the diagonal needs 0.2 sqrt(3).
 TEST(PeerIssues, Fcl545CubeOnDiagonalDepthAlongAFaceNormal) {
-  const Shape big_hull = ConvexPolytope::from_points(box_points(Vec3(0.5, 0.5, 0.5)));
-  const Shape small_hull = ConvexPolytope::from_points(box_points(Vec3(0.1, 0.1, 0.1)));
+  const Shape big_hull =
+      ConvexPolytope::from_points(gjk::testing::box_corners(Vec3(0.5, 0.5, 0.5)));
+  const Shape small_hull =
+      ConvexPolytope::from_points(gjk::testing::box_corners(Vec3(0.1, 0.1, 0.1)));
   const Shape big_box = Box{Vec3(0.5, 0.5, 0.5)}, small_box = Box{Vec3(0.1, 0.1, 0.1)};
   const Pose pa = Pose::Identity(), pb = at(Vec3(0.4, 0.4, 0.4));
   for (const SimplexSolver s : kSolvers) {
@@ -178,7 +174,8 @@ TEST(PeerIssues, Libccd25StackedCubes) {
   const Vec3 h(1, 1, 1);
   for (const SimplexSolver s : kSolvers) {
     for (const bool hulls : {false, true}) {
-      const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(h))) : Shape(Box{h});
+      const Shape a =
+          hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(h))) : Shape(Box{h});
       const gjk::PenetrationResult p =
           gjk::penetration(a, Pose::Identity(), a, at(Vec3(0, 0, 1.9)), opts(s));
       ASSERT_TRUE(finite(p));
@@ -347,13 +344,15 @@ TEST(PeerIssues, Coal604DistanceWithinLoosenedTolerance) {
   const Pose p1 = make_pose(r1, Vec3(1.503354966, -0.8531707835, 0.7700092418));
   const Pose p2 = make_pose(r2, Vec3(1.48838308, -1.102020834, 0.4497073799));
   const Vec3 h1(0.1815, 0.1385, 0.1815), h2(0.1815, 0.1815, 0.1385);
-  const gjk::testing::ReferenceResult ref =
-      gjk::testing::reference_query(world(box_points(h1), p1), world(box_points(h2), p2));
+  const gjk::testing::ReferenceResult ref = gjk::testing::reference_query(
+      world(gjk::testing::box_corners(h1), p1), world(gjk::testing::box_corners(h2), p2));
   ASSERT_FALSE(ref.overlap);
   const double exact = ref.distance;
   for (const bool hulls : {false, true}) {
-    const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(h1))) : Shape(Box{h1});
-    const Shape b = hulls ? Shape(ConvexPolytope::from_points(box_points(h2))) : Shape(Box{h2});
+    const Shape a =
+        hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(h1))) : Shape(Box{h1});
+    const Shape b =
+        hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(h2))) : Shape(Box{h2});
     for (const SimplexSolver s : kSolvers) {
       for (double tol = 1e-12; tol <= 1.001e-3; tol *= 10) {
         QueryOptions o = opts(s);
@@ -759,12 +758,14 @@ TEST(PeerIssues, FclBoxBoxRegressions388And395And415And398And428) {
     SCOPED_TRACE(c.issue);
     const Vec3 ha = c.size_a / 2, hb = c.size_b / 2;
     const Pose pa = fcl_pose(c.pose_a), pb = fcl_pose(c.pose_b);
-    const gjk::testing::ReferenceResult ref =
-        gjk::testing::reference_query(world(box_points(ha), pa), world(box_points(hb), pb));
+    const gjk::testing::ReferenceResult ref = gjk::testing::reference_query(
+        world(gjk::testing::box_corners(ha), pa), world(gjk::testing::box_corners(hb), pb));
     const double scale = 1e-12 * std::max(1.0, ref.scale);
     for (const bool hulls : {false, true}) {
-      const Shape a = hulls ? Shape(ConvexPolytope::from_points(box_points(ha))) : Shape(Box{ha});
-      const Shape b = hulls ? Shape(ConvexPolytope::from_points(box_points(hb))) : Shape(Box{hb});
+      const Shape a = hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(ha)))
+                            : Shape(Box{ha});
+      const Shape b = hulls ? Shape(ConvexPolytope::from_points(gjk::testing::box_corners(hb)))
+                            : Shape(Box{hb});
       for (const SimplexSolver s : kSolvers) {
         const gjk::SignedDistanceResult sd = gjk::signed_distance(a, pa, b, pb, opts(s));
         EXPECT_NEAR(sd.signed_distance, ref.signed_distance, scale)

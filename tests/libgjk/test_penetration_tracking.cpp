@@ -26,13 +26,6 @@ std::vector<Vec3> world_points(const std::vector<Vec3>& local, const Pose& pose)
   return out;
 }
 
-std::vector<Vec3> box_corners(const Vec3& h) {
-  std::vector<Vec3> out;
-  for (int i = 0; i < 8; ++i)
-    out.emplace_back((i & 1 ? 1 : -1) * h.x(), (i & 2 ? 1 : -1) * h.y(), (i & 4 ? 1 : -1) * h.z());
-  return out;
-}
-
 /// A body of the tracked pairs: the shape and, for polytopes and boxes, its vertices (local
 /// frame) for the reference; rounded bodies have none and are checked against cold queries.
 struct Body {
@@ -49,7 +42,7 @@ Body hull_body(gt::Rng& rng, int n) {
 
 Body box_body(gt::Rng& rng) {
   const Vec3 h(rng.uniform(0.2, 1.0), rng.uniform(0.2, 1.0), rng.uniform(0.2, 1.0));
-  return {Box{h}, box_corners(h)};
+  return {Box{h}, gt::box_corners(h)};
 }
 
 Body make_body(gt::Rng& rng, int kind) {

@@ -156,14 +156,6 @@ Vec3 closest_on_cylinder(const Vec3& p, double radius, double half_length) {
   return q;
 }
 
-std::vector<Vec3> box_corners(const Vec3& h) {
-  std::vector<Vec3> c;
-  for (int i = 0; i < 8; ++i) {
-    c.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
-  }
-  return c;
-}
-
 ConvexPolytope random_hull(Rng& rng, double radius, int n) {
   std::vector<Vec3> pts;
   while (static_cast<int>(pts.size()) < n) {
@@ -789,7 +781,7 @@ TEST_P(Primitives, PolytopeBoxMatchesBox) {
   for (int i = 0; i < 3000; ++i) {
     const Vec3 h = rng.vec(0.1, 1.0);
     const Shape box = Box{h};
-    const Shape hull = ConvexPolytope::from_points(box_corners(h));
+    const Shape hull = ConvexPolytope::from_points(gjk::testing::box_corners(h));
     const int kind = rng.integer(0, 4);
     const Shape other = random_core(rng, kind);
     const Pose pa = rng.pose(1.2), pb = rng.pose(1.2);

@@ -531,13 +531,6 @@ void cycling_family(Suite& suite, int copy) {
   }
 }
 
-std::vector<Vec3> box_corners(const Vec3& h) {
-  std::vector<Vec3> p;
-  for (int i = 0; i < 8; ++i)
-    p.emplace_back(i & 1 ? h.x() : -h.x(), i & 2 ? h.y() : -h.y(), i & 4 ? h.z() : -h.z());
-  return p;
-}
-
 // Nearest rotation to a matrix printed in a thread (via the quaternion).
 Mat3 orthonormal(const Mat3& m) {
   return Eigen::Quaterniond(m).normalized().toRotationMatrix();

@@ -85,6 +85,14 @@ inline std::vector<Vec3> sphere_polytope_points(Rng& rng, int num_points) {
 /// Random rigid pose: uniform rotation, translation uniform in the cube [-extent, extent]^3.
 Pose random_pose(Rng& rng, double translation_extent = 1.0);
 
+/// The 8 corners of the box [-h, h] (corner i takes +h along axis k when bit k of i is set).
+inline std::vector<Vec3> box_corners(const Vec3& h) {
+  std::vector<Vec3> c;
+  for (int i = 0; i < 8; ++i)
+    c.emplace_back(i & 1 ? h.x() : -h.x(), i & 2 ? h.y() : -h.y(), i & 4 ? h.z() : -h.z());
+  return c;
+}
+
 /// The pose with this rotation and translation.
 inline Pose make_pose(const Eigen::Matrix3d& rotation, const Vec3& translation) {
   Pose p = Pose::Identity();
