@@ -114,10 +114,12 @@ static PenetrationResult penetration_impl(const Shape& a, const Pose& pose_a, co
   }
   return with_pair(a, pose_a, b, pose_b, options, cache,
                    [&](const auto& md, double radius_a, double radius_b) {
-                     detail::EpaOutcome tracked;
-                     if (cache != nullptr && detail::tracked_epa(md, *cache, options, tracked)) {
-                       return detail::penetration_from_epa(tracked, 0, Status::Converged, radius_a,
-                                                           radius_b, pose_a);
+                     if (cache != nullptr && !cache->polytope_faces.empty()) {
+                       detail::EpaOutcome tracked;
+                       if (detail::tracked_epa(md, *cache, options, tracked)) {
+                         return detail::penetration_from_epa(tracked, 0, Status::Converged,
+                                                             radius_a, radius_b, pose_a);
+                       }
                      }
                      const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
                      if (!g.overlap && g.upper > radius_a + radius_b) {
@@ -137,10 +139,12 @@ static SignedDistanceResult signed_distance_checked(const Shape& a, const Pose& 
       a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
         // Penetration tracking first: a pair that overlapped at its last query usually still
         // does, and the moved polytope answers it without GJK (seed 004 section 5).
-        detail::EpaOutcome tracked;
-        if (cache != nullptr && detail::tracked_epa(md, *cache, options, tracked)) {
-          return detail::signed_from_penetration(detail::penetration_from_epa(
-              tracked, 0, Status::Converged, radius_a, radius_b, pose_a));
+        if (cache != nullptr && !cache->polytope_faces.empty()) {
+          detail::EpaOutcome tracked;
+          if (detail::tracked_epa(md, *cache, options, tracked)) {
+            return detail::signed_from_penetration(detail::penetration_from_epa(
+                tracked, 0, Status::Converged, radius_a, radius_b, pose_a));
+          }
         }
         return detail::signed_distance_from(md,
                                             gjk_tracked(md, options, GjkMode::Distance, 0.0, cache),
