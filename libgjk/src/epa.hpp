@@ -429,50 +429,57 @@ inline void remember_polytope(const EpaPolytope& poly, EpaWorkspace& ws, WarmSta
   }
 }
 
-/// How EPA's expansion loop ended.
-struct EpaExpansion {
-  int best = -1;  ///< the nearest live face (the converged one when status is Converged)
-  int iterations = 0;
-  Status status = Status::MaxIterations;
-  double best_upper = std::numeric_limits<double>::infinity();  ///< smallest support value seen
-  Vec3 upper_normal = Vec3::UnitX();
-  SupportPoint upper_support;
-};
-
-/// Seed 000 Alg. 3's loop on `ws.poly`: expands the nearest face by the support along its normal
-/// until the support plane meets it.
 template <class MD>
-EpaExpansion expand_polytope(const MD& md, EpaWorkspace& ws, const QueryOptions& options,
-                             double scale, double tolerance) {
-  EpaPolytope& poly = ws.poly;
-  std::vector<std::pair<int, int>>& horizon = ws.horizon;
+EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options,
+                   double scale, WarmStart* cache = nullptr) {
+  const double tolerance = epa_tolerance<MD>(options, scale);
+  EpaWorkspace& workspace = epa_workspace();
+  EpaPolytope& poly = workspace.poly;
+  poly.vertices.clear();
+  poly.faces.clear();
+  if (cache != nullptr) {  // replaced below by this query's polytope when it converges
+    cache->polytope_vertices.clear();
+    cache->polytope_faces.clear();
+  }
+  EpaOutcome out;
+  if (!initial_polytope(md, gjk_simplex, touch_tolerance(scale) * 16, poly, out)) {
+    if (poly.faces.empty()) return out;  // flat difference: answered directly
+    out.status = Status::Degenerate;     // could not link the start polytope
+    return out;
+  }
+
+  std::vector<std::pair<int, int>>& horizon = workspace.horizon;
   // A face counts as seen from the new vertex only if the vertex is clearly beyond its plane:
   // faces that are coplanar up to rounding (A-B of boxes and symmetric hulls has many) stay,
   // which keeps the polytope convex instead of carving zero-area faces into it.
   const double visibility_margin = touch_tolerance(scale);
-  EpaExpansion run;
+  int best = -1;
+  int iteration = 0;
   // Every support value h(n) bounds the depth from above, and B translated by h(n) n no longer
   // overlaps A: the best one is the answer when the face bound has not met it (curved cores, or
   // a stop on the iteration cap), so the caller still gets a valid translation and its bracket.
-  int iteration = 0;
+  double best_upper = std::numeric_limits<double>::infinity();
+  Vec3 upper_normal = Vec3::UnitX();
+  SupportPoint upper_support;
+  out.status = Status::MaxIterations;
   for (; iteration < options.max_epa_iterations; ++iteration) {
-    run.best = poly.closest_alive_face();
-    if (run.best < 0) {
-      run.status = Status::Degenerate;
+    best = poly.closest_alive_face();
+    if (best < 0) {
+      out.status = Status::Degenerate;
       break;
     }
-    const EpaFace closest = poly.faces[static_cast<size_t>(run.best)];
+    const EpaFace closest = poly.faces[static_cast<size_t>(best)];
     const SupportPoint w = md.support(closest.normal);
     const double support_distance = closest.normal.dot(w.w);
-    if (support_distance < run.best_upper) {
-      run.best_upper = support_distance;
-      run.upper_normal = closest.normal;
-      run.upper_support = w;
+    if (support_distance < best_upper) {
+      best_upper = support_distance;
+      upper_normal = closest.normal;
+      upper_support = w;
     }
     // Converged: the support plane along the face normal is within tolerance of the face
     // (the depth lies between the face's distance and any support value).
     if (support_distance - closest.distance <= tolerance) {
-      run.status = Status::Converged;
+      out.status = Status::Converged;
       break;
     }
     bool repeated = false;
@@ -484,14 +491,14 @@ EpaExpansion expand_polytope(const MD& md, EpaWorkspace& ws, const QueryOptions&
     if (repeated) {
       // Seed 000 Alg. 3 stops here. On a convex polytope a repeated vertex cannot lie beyond a
       // face by more than rounding, so this only happens on rounding-level slivers.
-      run.status = Status::Degenerate;
+      out.status = Status::Degenerate;
       break;
     }
     // Expand (Fig. 12): remove the faces visible from w, cone the horizon to w.
     const int apex = static_cast<int>(poly.vertices.size());
     poly.vertices.push_back(w);
     horizon.clear();
-    poly.faces[static_cast<size_t>(run.best)].alive = false;
+    poly.faces[static_cast<size_t>(best)].alive = false;
     for (int e = 0; e < 3; ++e) {
       silhouette(poly, closest.neighbour[static_cast<size_t>(e)],
                  closest.neighbour_edge[static_cast<size_t>(e)], w.w, visibility_margin, horizon);
@@ -524,60 +531,26 @@ EpaExpansion expand_polytope(const MD& md, EpaWorkspace& ws, const QueryOptions&
       }
     }
     if (!linked || horizon.size() < 3) {  // broken horizon (rounding on a sliver): stop here
-      run.status = Status::Degenerate;
+      out.status = Status::Degenerate;
       break;
     }
   }
-  run.iterations = iteration;
-  if (run.status != Status::Converged) run.best = poly.closest_alive_face();  // was expanded
-  return run;
-}
-
-/// EPA's answer from a finished expansion: the converged face, or the best support value's
-/// translation (with its bracket) when the loop stopped short.
-template <class MD>
-void finish_expansion(const MD& md, const EpaWorkspace& ws, const EpaExpansion& run,
-                      const QueryOptions& options, double scale, double tolerance,
-                      EpaOutcome& out) {
-  out.iterations = run.iterations;
-  out.status = run.status;
-  if (run.best < 0) return;
-  const EpaFace& f = ws.poly.faces[static_cast<size_t>(run.best)];
+  out.iterations = iteration;
+  if (out.status != Status::Converged) best = poly.closest_alive_face();  // last one was expanded
+  if (best < 0) return out;
+  const EpaFace& f = poly.faces[static_cast<size_t>(best)];
   out.lower_bound = std::max(f.distance, 0.0);
-  out.upper_bound = std::max(run.best_upper, out.lower_bound);
-  if (run.status != Status::Converged) {
+  out.upper_bound = std::max(best_upper, out.lower_bound);
+  if (out.status != Status::Converged) {
     if (out.upper_bound - out.lower_bound <= tolerance) out.status = Status::Converged;
-    out.normal = run.upper_normal;
+    out.normal = upper_normal;
     out.depth = out.upper_bound;
-    out.point_on_a = run.upper_support.a;
-    out.point_on_b = run.upper_support.a - out.depth * run.upper_normal;
-    return;
-  }
-  finish_on_face(md, ws.poly, run.best, tolerance, options, scale, out);
-}
-
-template <class MD>
-EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options,
-                   double scale, WarmStart* cache = nullptr) {
-  const double tolerance = epa_tolerance<MD>(options, scale);
-  EpaWorkspace& workspace = epa_workspace();
-  EpaPolytope& poly = workspace.poly;
-  poly.vertices.clear();
-  poly.faces.clear();
-  if (cache != nullptr) {  // replaced below by this query's polytope when it converges
-    cache->polytope_vertices.clear();
-    cache->polytope_faces.clear();
-  }
-  EpaOutcome out;
-  if (!initial_polytope(md, gjk_simplex, touch_tolerance(scale) * 16, poly, out)) {
-    if (poly.faces.empty()) return out;  // flat difference: answered directly
-    out.status = Status::Degenerate;     // could not link the start polytope
+    out.point_on_a = upper_support.a;
+    out.point_on_b = upper_support.a - out.depth * upper_normal;
     return out;
   }
-  const EpaExpansion run = expand_polytope(md, workspace, options, scale, tolerance);
-  finish_expansion(md, workspace, run, options, scale, tolerance, out);
-  if (cache != nullptr && !MD::curved && run.status == Status::Converged)
-    remember_polytope(poly, workspace, *cache);
+  finish_on_face(md, poly, best, tolerance, options, scale, out);
+  if (cache != nullptr && !MD::curved) remember_polytope(poly, workspace, *cache);
   return out;
 }
 
