@@ -134,6 +134,10 @@ void register_world();
 /// distance_batch on 1 and 2 threads against a loop of single queries (bench_batch.cpp).
 void register_batch();
 void check_world();
+/// Seed 002's Tables 2-3 in the paper's settings: its four algorithms and libgjk's default
+/// (bench_seed002.cpp).
+void register_seed002();
+void check_seed002();
 
 /// Collected by the check runs, printed as Markdown by print_agreement().
 std::vector<Agreement>& agreement_results();

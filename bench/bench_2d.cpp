@@ -109,24 +109,27 @@ const Data2& data2(int n, gt::PairClass kind) {
 
 // ---- engines --------------------------------------------------------------------------------
 
-template <pl::SupportMethod M>
+template <pl::SupportMethod M, pl::SubDistance S>
 const pl::Options& planar_options() {
   static const pl::Options options = [] {
     pl::Options o;
     o.support = M;
+    o.sub_distance = S;
     return o;
   }();
   return options;
 }
 
-template <pl::SupportMethod M>
+template <pl::SupportMethod M, pl::SubDistance S = pl::SubDistance::Barycode>
 double planar_distance(const Pair2& p) {
-  return pl::distance(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M>()).distance;
+  return pl::distance(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M, S>())
+      .distance;
 }
 
-template <pl::SupportMethod M>
+template <pl::SupportMethod M, pl::SubDistance S = pl::SubDistance::Barycode>
 double planar_collide(const Pair2& p) {
-  return pl::collide(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M>()).collision
+  return pl::collide(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b, planar_options<M, S>())
+                 .collision
              ? 1.0
              : 0.0;
 }
@@ -163,9 +166,14 @@ const std::vector<Engine2>& engines2() {
   static const std::vector<Engine2> e{
       {"libgjk-bf", Query::Distance, planar_distance<pl::SupportMethod::BruteForce>, 1e-9},
       {"libgjk-hc", Query::Distance, planar_distance<pl::SupportMethod::HillClimbing>, 1e-9},
+      // seed 002 section 3.1's fixed-size refine_set in place of the barycode (scan support)
+      {"libgjk-refine-bf", Query::Distance,
+       planar_distance<pl::SupportMethod::BruteForce, pl::SubDistance::RefineSet>, 1e-9},
       {"box2d", Query::Distance, box2d_distance, kFloatTolerance},
       {"libgjk-bf", Query::Collide, planar_collide<pl::SupportMethod::BruteForce>, 0.0},
       {"libgjk-hc", Query::Collide, planar_collide<pl::SupportMethod::HillClimbing>, 0.0},
+      {"libgjk-refine-bf", Query::Collide,
+       planar_collide<pl::SupportMethod::BruteForce, pl::SubDistance::RefineSet>, 0.0},
       {"box2d", Query::Collide, box2d_collide, 0.0},
   };
   return e;

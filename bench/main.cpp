@@ -5,7 +5,8 @@
 //                                    vs the exact answers the data sets know; prints Markdown
 //   gjk_bench --quick ...            small data sets (100 pairs, 5 sequences) and a short
 //                                    minimum time: a smoke run of everything in seconds
-//   --sections=2d,3d,track           restricts --check (benchmarks: use --benchmark_filter)
+//   --sections=2d,3d,track,seed002   restricts --check (benchmarks: use --benchmark_filter);
+//                                    seed002: seed 002's Tables 2-3 settings
 //   --check --sections=mesh          meshes and octree cells: libgjk and FCL vs brute force over
 //                                    every triangle / cell (docs/benchmarks.md); not in the default
 //   --check --sections=world         the collision world (N boxes, the Panda cell): libgjk and FCL
@@ -25,7 +26,7 @@
 
 int main(int argc, char** argv) {
   bool check = false, quick = false;
-  std::string sections = "2d,3d,track";
+  std::string sections = "2d,3d,track,seed002";
   bool has_min_time = false;
   std::vector<char*> args;
   static std::string min_time_flag;
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
     if (want("2d")) bench::check_2d();
     if (want("3d")) bench::check_static_3d();
     if (want("track")) bench::check_tracking();
+    if (want("seed002")) bench::check_seed002();
     if (want("adversarial")) bench::check_adversarial();
     if (want("mesh")) bench::check_mesh();
     if (want("world")) bench::check_world();
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
   bench::register_mesh();
   bench::register_world();
   bench::register_batch();
+  bench::register_seed002();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -79,6 +79,24 @@ inline void refine_projection(Simplex& s, Vec3& v) {
   // already good to 1e-13 rad: skip the work.
   const double vv = v.squaredNorm();
   if (!(vv < 1e-6 * size2)) return;
+  if (s.size == 3 && !(s.lambda[0] > 0.0 && s.lambda[1] > 0.0 && s.lambda[2] > 0.0)) {
+    // The fixed-size set of SimplexSolver::RefineSetFixed: v lies on an edge or a vertex of the
+    // triangle. Refine on that feature, weights written back in place.
+    Simplex feature;
+    int slot[3];
+    for (int i = 0; i < 3; ++i) {
+      if (s.lambda[static_cast<size_t>(i)] > 0.0) {
+        slot[feature.size] = i;
+        feature.lambda[static_cast<size_t>(feature.size)] = s.lambda[static_cast<size_t>(i)];
+        feature.push_back(s.points[static_cast<size_t>(i)]);
+      }
+    }
+    if (feature.size != 2) return;  // a vertex: v is the point itself
+    refine_projection(feature, v);
+    s.lambda[static_cast<size_t>(slot[0])] = feature.lambda[0];
+    s.lambda[static_cast<size_t>(slot[1])] = feature.lambda[1];
+    return;
+  }
   if (s.size == 2) {
     const Vec3& p = s.points[0].w;
     const Vec3& q = s.points[1].w;
@@ -147,6 +165,19 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
     s.push_back(p);
   }
   return true;
+}
+
+/// Drops the points of weight 0 that SimplexSolver::RefineSetFixed keeps in its set, so the
+/// final simplex is v's feature, as every solver reports it (features, witness points, EPA).
+inline void drop_unweighted(Simplex& s) {
+  int kept = 0;
+  for (int i = 0; i < s.size; ++i) {
+    if (!(s.lambda[static_cast<size_t>(i)] > 0.0) && s.size < 4) continue;
+    s.points[static_cast<size_t>(kept)] = s.points[static_cast<size_t>(i)];
+    s.lambda[static_cast<size_t>(kept)] = s.lambda[static_cast<size_t>(i)];
+    ++kept;
+  }
+  s.size = kept;
 }
 
 /// Stores the final simplex and support hints for the next query of the pair.
@@ -258,7 +289,10 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     if (v_norm - out.lower <= options.tolerance * v_norm + touch) break;
     // Seed 002 section 2: a recurring support vertex means the simplex cannot improve.
     if (!MD::curved && repeats_a_vertex(s, w)) break;
-    if (mode == GjkMode::Boolean && s.size == 3 && side_faces_enclose_origin(s, w.w)) {
+    // The test needs the origin to project inside the triangle: always so for a reduced
+    // simplex of three points, not for RefineSetFixed's set when v is on an edge or vertex.
+    if (mode == GjkMode::Boolean && s.size == 3 && s.lambda[0] > 0.0 && s.lambda[1] > 0.0 &&
+        s.lambda[2] > 0.0 && side_faces_enclose_origin(s, w.w)) {
       out.overlap = true;
       s.push_back(w);  // keep the enclosing tetrahedron for EPA
       break;
@@ -308,6 +342,7 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   // overlapping by 4.2e-4 stalled 2.1e-13 from it, starting from the touching simplex of the
   // previous query, and were reported apart). Decide it as a query without a cache would.
   if (current != &out.simplex) copy_used(*current, out.simplex);
+  if (options.solver == SimplexSolver::RefineSetFixed) drop_unweighted(out.simplex);
   if (warm_started && !out.overlap && !(out.lower > 0.0)) {
     // Assigned, not returned directly: with every return naming `out` the compiler constructs
     // it in place (a returned GjkOutcome was moved, 1.8 % of a clearance run).

@@ -30,6 +30,8 @@ const char* to_string(SimplexSolver solver) {
       return "johnson";
     case SimplexSolver::RefineSet:
       return "refine_set";
+    case SimplexSolver::RefineSetFixed:
+      return "refine_set_fixed";
   }
   return "unknown";
 }
@@ -103,6 +105,8 @@ bool solve_simplex(SimplexSolver solver, Simplex& simplex, Vec3& v) {
       return solve_johnson_checked(simplex, v);
     case SimplexSolver::RefineSet:
       return solve_refine_set(simplex, v);
+    case SimplexSolver::RefineSetFixed:
+      return solve_refine_set_fixed(simplex, v);
     case SimplexSolver::SignedVolumes:
       break;
   }

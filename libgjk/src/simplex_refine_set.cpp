@@ -1,7 +1,10 @@
 // The geometric sub-distance step of seed 002 section 3 (Liu et al.): nu_compute() finds the
 // point nearest the origin on a segment (eq. 5) or triangle (eq. 4, Table 1, Fig. 8), and
 // refine_set() picks the tetrahedron faces that separate the origin from the opposite vertex
-// (the plane test of section 3.2(b), eq. 3).
+// (the plane test of section 3.2(b), eq. 3). Two forms: solve_refine_set reduces the set to the
+// feature v lies on, as the other solvers do (a drop-in solver for the shared GJK loop), and
+// solve_refine_set_fixed is the scheme as published (Figs. 3 and 7): a set of three points that
+// drops one point and adds the new support each iteration, whatever feature v lies on.
 //
 // Departures from the seed, both for exactness: when several faces separate, the seed discards
 // the subsets holding the farthest point; we run nu_compute on every separating face and keep
@@ -137,6 +140,68 @@ SubSimplex nu_triangle(const Simplex& s, int i1, int i2, int i3, double scale) {
   return nearest(nearest(nu_segment(s, i1, i2), nu_segment(s, i1, i3)), nu_segment(s, i2, i3));
 }
 
+// refine_set on a tetrahedron (section 3.2(b)): face (i, j, k) with plane f(x) = n.x + K
+// separates the origin from the opposite vertex l when f(0) * f(P_l) <= 0 (eq. 3); f(0) / f(P_l)
+// is the origin's barycentric coordinate for P_l. nu_compute runs on every separating face and
+// the nearest result wins (`face` is its row of kFaces). No separating face: the origin is
+// inside, and `weights` / `total` are its barycentric coordinates.
+constexpr int kFaces[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
+
+struct TetrahedronStep {
+  bool separated = false;
+  int face = -1;
+  SubSimplex nearest;
+  double weights[4] = {0.0, 0.0, 0.0, 0.0};
+  double total = 0.0;
+};
+
+TetrahedronStep refine_tetrahedron(const Simplex& s, double scale) {
+  TetrahedronStep out;
+  const double volume_floor = detail::kDegenerateRelative * scale * scale * scale;
+  for (int f = 0; f < 4; ++f) {
+    const Vec3& pi = s.points[static_cast<size_t>(kFaces[f][0])].w;
+    const Vec3& pj = s.points[static_cast<size_t>(kFaces[f][1])].w;
+    const Vec3& pk = s.points[static_cast<size_t>(kFaces[f][2])].w;
+    const Vec3& pl = s.points[static_cast<size_t>(kFaces[f][3])].w;
+    const Vec3 n = (pj - pi).cross(pk - pi);
+    const double k = -n.dot(pi);
+    const double at_vertex = n.dot(pl) + k;  // N of eq. (3)
+    const bool flat = std::abs(at_vertex) <= volume_floor;
+    out.weights[kFaces[f][3]] = k / at_vertex;  // share of vertex l in the origin (volume ratio)
+    out.total += flat ? 0.0 : out.weights[kFaces[f][3]];
+    // Eq. (3)'s product f(0) * f(P_l) <= 0 as a sign test: the product is of order
+    // |P|^6 and underflowed to 0 for bodies of size 1e-53 (fuzz_queries), which read as
+    // "separates" and stalled GJK next to the origin of an overlapping pair.
+    const bool separates = k == 0.0 || at_vertex == 0.0 || (k < 0.0) != (at_vertex < 0.0);
+    if (flat || separates) {
+      out.separated = true;
+      const SubSimplex candidate = nu_triangle(s, kFaces[f][0], kFaces[f][1], kFaces[f][2], scale);
+      if (candidate.norm2 < out.nearest.norm2) {
+        out.nearest = candidate;
+        out.face = f;
+      }
+    }
+  }
+  return out;
+}
+
+/// The origin inside the tetrahedron: its barycentric coordinates, v = 0.
+void enclose(Simplex& s, const TetrahedronStep& step, Vec3& v) {
+  for (int i = 0; i < 4; ++i) s.lambda[static_cast<size_t>(i)] = step.weights[i] / step.total;
+  v.setZero();
+}
+
+/// Writes nu_compute's result into the set without dropping any point (the fixed-size set of
+/// seed 002 Figs. 3 and 7): the points off v's feature get weight 0.
+void apply_keeping_all(Simplex& s, const SubSimplex& result, Vec3& v) {
+  for (int i = 0; i < s.size; ++i) s.lambda[static_cast<size_t>(i)] = 0.0;
+  for (int k = 0; k < result.count; ++k) {
+    s.lambda[static_cast<size_t>(result.index[static_cast<size_t>(k)])] =
+        result.lambda[static_cast<size_t>(k)];
+  }
+  v = result.v;
+}
+
 }  // namespace
 
 bool solve_refine_set(Simplex& s, Vec3& v) {
@@ -153,43 +218,50 @@ bool solve_refine_set(Simplex& s, Vec3& v) {
       result = nu_triangle(s, 0, 1, 2, scale);
       break;
     default: {
-      // refine_set: face (i, j, k) with plane f(x) = n.x + K separates the origin from the
-      // opposite vertex l when f(0) * f(P_l) <= 0 (eq. 3). f(0) / f(P_l) is the
-      // origin's barycentric coordinate for P_l.
-      static constexpr int faces[4][4] = {{1, 2, 3, 0}, {0, 2, 3, 1}, {0, 1, 3, 2}, {0, 1, 2, 3}};
-      const double volume_floor = detail::kDegenerateRelative * scale * scale * scale;
-      bool any = false;
-      double weights[4];
-      double total = 0.0;
-      for (int f = 0; f < 4; ++f) {
-        const Vec3& pi = s.points[static_cast<size_t>(faces[f][0])].w;
-        const Vec3& pj = s.points[static_cast<size_t>(faces[f][1])].w;
-        const Vec3& pk = s.points[static_cast<size_t>(faces[f][2])].w;
-        const Vec3& pl = s.points[static_cast<size_t>(faces[f][3])].w;
-        const Vec3 n = (pj - pi).cross(pk - pi);
-        const double k = -n.dot(pi);
-        const double at_vertex = n.dot(pl) + k;  // N of eq. (3)
-        const bool flat = std::abs(at_vertex) <= volume_floor;
-        weights[faces[f][3]] = k / at_vertex;  // share of vertex l in the origin (volume ratio)
-        total += flat ? 0.0 : weights[faces[f][3]];
-        // Eq. (3)'s product f(0) * f(P_l) <= 0 as a sign test: the product is of order
-        // |P|^6 and underflowed to 0 for bodies of size 1e-53 (fuzz_queries), which read as
-        // "separates" and stalled GJK next to the origin of an overlapping pair.
-        const bool separates = k == 0.0 || at_vertex == 0.0 || (k < 0.0) != (at_vertex < 0.0);
-        if (flat || separates) {
-          any = true;
-          result = nearest(result, nu_triangle(s, faces[f][0], faces[f][1], faces[f][2], scale));
-        }
-      }
-      if (!any) {  // no face separates: the origin is inside the tetrahedron
-        for (int i = 0; i < 4; ++i) s.lambda[static_cast<size_t>(i)] = weights[i] / total;
-        v.setZero();
+      const TetrahedronStep step = refine_tetrahedron(s, scale);
+      if (!step.separated) {
+        enclose(s, step, v);
         return true;
       }
+      result = step.nearest;
       break;
     }
   }
   detail::apply(s, result, v);
+  return false;
+}
+
+bool solve_refine_set_fixed(Simplex& s, Vec3& v) {
+  const double scale = detail::max_edge_length(s);
+  if (s.size < 4) {
+    // The set is still filling up to its three points (Fig. 7's initial_set): nu_compute on
+    // it as it is, every point kept.
+    const SubSimplex result = s.size == 1   ? vertex(s, 0)
+                              : s.size == 2 ? nu_segment(s, 0, 1)
+                                            : nu_triangle(s, 0, 1, 2, scale);
+    apply_keeping_all(s, result, v);
+    return false;
+  }
+  const TetrahedronStep step = refine_tetrahedron(s, scale);
+  if (!step.separated) {
+    enclose(s, step, v);
+    return true;
+  }
+  // Drop the vertex opposite the chosen face and keep the face's three points, in input order
+  // (kFaces lists each face's positions increasing), whatever feature of it v lies on.
+  // In place: kept[k] >= k, so no point is overwritten before it is moved.
+  const int* kept = kFaces[step.face];
+  for (int k = 0; k < 3; ++k) {
+    s.points[static_cast<size_t>(k)] = s.points[static_cast<size_t>(kept[k])];
+    s.lambda[static_cast<size_t>(k)] = 0.0;
+  }
+  s.size = 3;
+  for (int k = 0; k < step.nearest.count; ++k) {
+    const int position = step.nearest.index[static_cast<size_t>(k)];
+    const int slot = position - (position > kept[3] ? 1 : 0);  // the input minus the dropped one
+    s.lambda[static_cast<size_t>(slot)] = step.nearest.lambda[static_cast<size_t>(k)];
+  }
+  v = step.nearest.v;
   return false;
 }
 

@@ -35,6 +35,7 @@ class SimplexSolver(enum.IntEnum):
     SignedVolumes = 0
     Johnson = 1
     RefineSet = 2
+    RefineSetFixed = 3
 
 class SupportMethod(enum.IntEnum):
     BruteForce = 0

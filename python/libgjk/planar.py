@@ -8,6 +8,7 @@ CollisionResult = _planar.CollisionResult
 ConvexPolygon = _planar.ConvexPolygon
 DistanceResult = _planar.DistanceResult
 Options = _planar.Options
+SubDistance = _planar.SubDistance
 collide = _planar.collide
 distance = _planar.distance
 pose = _planar.pose
@@ -17,6 +18,7 @@ __all__ = [
     "ConvexPolygon",
     "DistanceResult",
     "Options",
+    "SubDistance",
     "collide",
     "distance",
     "pose",

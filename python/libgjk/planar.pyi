@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Optional
 
 import numpy as np
@@ -13,10 +14,15 @@ F64 = npt.NDArray[np.float64]
 
 def pose(position: npt.ArrayLike, angle: float = 0.0) -> F64: ...
 
+class SubDistance(enum.IntEnum):
+    Barycode = 0
+    RefineSet = 1
+
 class Options:
     max_iterations: int
     tolerance: float
     support: SupportMethod
+    sub_distance: SubDistance
     def __init__(self) -> None: ...
 
 class ConvexPolygon:

@@ -25,6 +25,10 @@ struct Enums {
 /// The enums (valid after bind_enums); never destroyed, like the module.
 const Enums& enums();
 
+/// Creates an enum.IntEnum class `name` in module `m` with the given members.
+py::object make_enum(const char* name, std::initializer_list<std::pair<const char*, int>> members,
+                     const char* doc, py::module_& m);
+
 void bind_enums(py::module_& m);
 void bind_engine(py::module_& m);
 void bind_planar(py::module_& m);

@@ -729,7 +729,7 @@ and inflated(shape, r) returns a Shape with a larger inflation.)doc")
           "solver",
           [](const gjk::QueryOptions& o) { return enums().simplex_solver(int(o.solver)); },
           [](gjk::QueryOptions& o, py::handle v) {
-            o.solver = enum_from_py<gjk::SimplexSolver>(v, 3, "solver");
+            o.solver = enum_from_py<gjk::SimplexSolver>(v, 4, "solver");
           },
           "Sub-distance solver (SimplexSolver).")
       .def_property(

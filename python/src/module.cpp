@@ -11,6 +11,7 @@ namespace gjk_python {
 
 namespace {
 Enums* g_enums = nullptr;  // leaked on purpose: the module is never unloaded
+}  // namespace
 
 py::object make_enum(const char* name, std::initializer_list<std::pair<const char*, int>> members,
                      const char* doc, py::module_& m) {
@@ -22,7 +23,6 @@ py::object make_enum(const char* name, std::initializer_list<std::pair<const cha
   m.attr(name) = cls;
   return cls;
 }
-}  // namespace
 
 const Enums& enums() {
   return *g_enums;
@@ -41,7 +41,8 @@ void bind_enums(py::module_& m) {
       make_enum("Feature", {{"Unknown", 0}, {"Vertex", 1}, {"Edge", 2}, {"Face", 3}, {"Curved", 4}},
                 "Feature of a body on which its witness point lies.", m);
   g_enums->simplex_solver =
-      make_enum("SimplexSolver", {{"SignedVolumes", 0}, {"Johnson", 1}, {"RefineSet", 2}},
+      make_enum("SimplexSolver",
+                {{"SignedVolumes", 0}, {"Johnson", 1}, {"RefineSet", 2}, {"RefineSetFixed", 3}},
                 "Sub-distance solver of GJK's simplex step (all give the same answers).", m);
   g_enums->support_method =
       make_enum("SupportMethod", {{"BruteForce", 0}, {"HillClimbing", 1}, {"Auto", 2}},

@@ -18,6 +18,7 @@ namespace {
 namespace pl = gjk::planar;
 
 const pl::Options kDefaultPlanarOptions{};
+py::object* g_sub_distance = nullptr;  // planar.SubDistance; leaked, like the module
 
 // GjkEpa holds its shapes and answers: every call (setters too) takes its lock with the GIL
 // released, so Python threads sharing one object serialise instead of racing on its state.
@@ -64,6 +65,11 @@ void bind_planar(py::module_& m) {
       arg("position"), arg("angle") = 0.0,
       "3x3 planar pose from a (2,) position and a counter-clockwise angle (radians).");
 
+  g_sub_distance = new py::object(make_enum(
+      "SubDistance", {{"Barycode", 0}, {"RefineSet", 1}},
+      "The 2D simplex step: seed 001's barycode (Algs. 2-5) or seed 002's fixed-size refine_set "
+      "(section 3.1). Both give the same answers.",
+      m));
   py::class_<pl::Options>(m, "Options", "Settings of the 2D queries.")
       .def(py::init<>(), "The defaults.")
       .def_readwrite("max_iterations", &pl::Options::max_iterations, "Iteration cap.")
@@ -73,7 +79,14 @@ void bind_planar(py::module_& m) {
           [](pl::Options& o, py::handle v) {
             o.support = enum_from_py<gjk::SupportMethod>(v, 3, "support");
           },
-          "Support: scan or hill climbing (SupportMethod).");
+          "Support: scan or hill climbing (SupportMethod).")
+      .def_property(
+          "sub_distance",
+          [](const pl::Options& o) { return (*g_sub_distance)(int(o.sub_distance)); },
+          [](pl::Options& o, py::handle v) {
+            o.sub_distance = enum_from_py<pl::SubDistance>(v, 2, "sub_distance");
+          },
+          "The simplex step (SubDistance): seed 001's barycode or seed 002's refine_set.");
 
   py::class_<pl::ConvexPolygon>(m, "ConvexPolygon",
                                 "Convex polygon with counter-clockwise vertices (2D qhull hull).")

@@ -30,6 +30,26 @@ def test_planar_polygons() -> None:
     assert hc.distance == 2.0
 
 
+def test_planar_sub_distance_steps_agree(rng: np.random.Generator) -> None:
+    """Seed 002's fixed-size refine_set and seed 001's barycode give the same answers."""
+    o = planar.Options()
+    assert o.sub_distance == planar.SubDistance.Barycode
+    refine = planar.Options()
+    refine.sub_distance = planar.SubDistance.RefineSet
+    assert refine.sub_distance is planar.SubDistance.RefineSet
+    for _ in range(200):
+        a = planar.ConvexPolygon.from_points(rng.normal(size=(12, 2)))
+        b = planar.ConvexPolygon.from_points(rng.normal(size=(9, 2)))
+        pose_b = planar.pose(rng.uniform(-4, 4, size=2), rng.uniform(0, 2 * math.pi))
+        d0 = planar.distance(a, np.eye(3), b, pose_b, o)
+        d1 = planar.distance(a, np.eye(3), b, pose_b, refine)
+        assert d1.distance == pytest.approx(d0.distance, abs=1e-12)
+        assert d1.simplex_size <= 3 and d1.collision == d0.collision
+        assert planar.collide(a, np.eye(3), b, pose_b, refine).collision == d0.collision
+    with pytest.raises(ValueError, match="sub_distance"):
+        refine.sub_distance = 2
+
+
 def test_planar_errors() -> None:
     tri = planar.ConvexPolygon.from_points([[0, 0], [1, 0], [0, 1]])
     with pytest.raises(ValueError, match=r"pose_a: expected an array of shape \(3, 3\)"):

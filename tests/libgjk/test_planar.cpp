@@ -3,6 +3,7 @@
 // (4-24 vertices; distant, touching and overlapping classes).
 #include <gtest/gtest.h>
 
+#include "datasets_bench.hpp"
 #include "gjk/planar.hpp"
 
 #include <cmath>
@@ -89,7 +90,8 @@ ConvexPolygon random_polygon(std::mt19937_64& rng, int n) {
 
 enum class Class { Distant, Touching, Overlapping };
 
-TEST(Planar, BarycodeMatchesBruteForceOnSeed001Design) {
+// Both simplex steps (seed 001's barycode, seed 002's fixed-size refine_set) with both supports.
+TEST(Planar, BarycodeAndRefineSetMatchBruteForceOnSeed001Design) {
   std::mt19937_64 rng(2024);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int cases = 0;
@@ -115,10 +117,12 @@ TEST(Planar, BarycodeMatchesBruteForceOnSeed001Design) {
         }
         const auto wa = world(a, pa), wb = world(b, pb);
         const bool overlap = overlap_sat(wa, wb);
-        for (auto method :
-             {gjk::planar::SupportMethod::BruteForce, gjk::planar::SupportMethod::HillClimbing}) {
+        for (int variant = 0; variant < 4; ++variant) {
           gjk::planar::Options options;
-          options.support = method;
+          options.support = variant % 2 == 0 ? gjk::planar::SupportMethod::BruteForce
+                                             : gjk::planar::SupportMethod::HillClimbing;
+          options.sub_distance = variant < 2 ? gjk::planar::SubDistance::Barycode
+                                             : gjk::planar::SubDistance::RefineSet;
           const auto d = gjk::planar::distance(a, pa, b, pb, options);
           const auto c = gjk::planar::collide(a, pa, b, pb, options);
           ++cases;
@@ -136,6 +140,8 @@ TEST(Planar, BarycodeMatchesBruteForceOnSeed001Design) {
             EXPECT_FALSE(c.collision) << "n=" << n << " ref " << ref;
           }
           EXPECT_NEAR(d.distance, ref, 1e-9) << "n=" << n << " case " << i;
+          EXPECT_GE(d.simplex_size, 1);
+          EXPECT_LE(d.simplex_size, 2);  // v's feature, not refine_set's whole set
           max_error = std::max(max_error, std::abs(d.distance - ref));
           EXPECT_NEAR((d.point_on_a - d.point_on_b).norm(), d.distance, 1e-9);
           EXPECT_NEAR(boundary_distance(d.point_on_a, wa), 0.0, 1e-9);
@@ -147,6 +153,34 @@ TEST(Planar, BarycodeMatchesBruteForceOnSeed001Design) {
     }
   }
   std::printf("planar: %d queries, max distance error %.3g\n", cases, max_error);
+}
+
+// Seed 001's touching class: pairs 1e-10 .. 1e-9 apart (edge-vertex and vertex-vertex) must
+// come out apart, from collide() as from distance(). v's direction near contact was off by
+// ~1e-7 rad (the weighted sum of two far points), so the separating test failed and collide()
+// reported 1,319 of these 3,975 pairs colliding (barycode; 1,422 with refine_set).
+TEST(Planar, CollideSeparatesPairsANanometreApart) {
+  int apart = 0;
+  for (int n : {4, 8, 12, 16, 20, 24}) {
+    for (int i = 0; i < 1000; ++i) {
+      const auto p = gjk::testing::make_polygon_pair(0x5eed001, static_cast<std::uint64_t>(i), n,
+                                                     gjk::testing::PairClass::Touching);
+      if (!(p.distance > 1e-12)) continue;  // gap 0 (or within rounding): either answer
+      ++apart;
+      const auto a = ConvexPolygon::from_points(p.points_a);
+      const auto b = ConvexPolygon::from_points(p.points_b);
+      for (auto step : {gjk::planar::SubDistance::Barycode, gjk::planar::SubDistance::RefineSet}) {
+        gjk::planar::Options options;
+        options.sub_distance = step;
+        const auto c = gjk::planar::collide(a, p.pose_a, b, p.pose_b, options);
+        const auto d = gjk::planar::distance(a, p.pose_a, b, p.pose_b, options);
+        EXPECT_FALSE(c.collision) << p.describe() << ", step " << static_cast<int>(step);
+        EXPECT_FALSE(d.collision) << p.describe();
+        EXPECT_NEAR(d.distance, p.distance, 1e-14) << p.describe();  // placement rounding
+      }
+    }
+  }
+  EXPECT_GT(apart, 3000);
 }
 
 TEST(Planar, HillClimbingFindsTheSupportFromAnyHint) {
@@ -177,15 +211,26 @@ TEST(Planar, DegenerateAndBadInput) {
             0.0);
 
   const Pose2 id = Pose2::Identity();
-  const auto d =
-      gjk::planar::distance(point, id, segment, gjk::planar::make_pose(Vec2(0, -1), 0.0));
-  EXPECT_NEAR(d.distance, 2.0, 1e-12);  // (1,1) down to the segment y = -1, x in [0, 2]
-  const auto touching =
-      gjk::planar::distance(square, id, square, gjk::planar::make_pose(Vec2(1, 0), 0.0));
-  EXPECT_TRUE(touching.collision);
-  EXPECT_EQ(touching.distance, 0.0);
-  const auto same = gjk::planar::collide(square, id, square, id);
-  EXPECT_TRUE(same.collision);
+  for (auto step : {gjk::planar::SubDistance::Barycode, gjk::planar::SubDistance::RefineSet}) {
+    gjk::planar::Options options;
+    options.sub_distance = step;
+    const auto d = gjk::planar::distance(point, id, segment,
+                                         gjk::planar::make_pose(Vec2(0, -1), 0.0), options);
+    EXPECT_NEAR(d.distance, 2.0, 1e-12);  // (1,1) down to the segment y = -1, x in [0, 2]
+    EXPECT_EQ(d.feature_on_a, gjk::Feature::Vertex);
+    const auto touching =
+        gjk::planar::distance(square, id, square, gjk::planar::make_pose(Vec2(1, 0), 0.0), options);
+    EXPECT_TRUE(touching.collision);
+    EXPECT_EQ(touching.distance, 0.0);
+    const auto same = gjk::planar::collide(square, id, square, id, options);
+    EXPECT_TRUE(same.collision);
+    // B turned 45 degrees about its corner (0.5, 1.5), above the middle of A's top edge.
+    const auto corner = gjk::planar::distance(
+        square, id, square, gjk::planar::make_pose(Vec2(0.5, 1.5), M_PI / 4), options);
+    EXPECT_NEAR(corner.distance, 0.5, 1e-12);
+    EXPECT_EQ(corner.feature_on_a, gjk::Feature::Edge);
+    EXPECT_EQ(corner.feature_on_b, gjk::Feature::Vertex);
+  }
 
   Pose2 bad = Pose2::Identity();
   bad.translation().x() = NAN;

@@ -349,6 +349,8 @@ std::string solver_name(const ::testing::TestParamInfo<SimplexSolver>& info) {
       return "Johnson";
     case SimplexSolver::RefineSet:
       return "RefineSet";
+    case SimplexSolver::RefineSetFixed:
+      return "RefineSetFixed";
   }
   return "Unknown";
 }

@@ -430,7 +430,7 @@ TEST_F(GoodPairs, IdIsEchoed) {
 
 TEST(GjkQuery, EverySolverGivesTheSameAnswers) {
   const RunResult reference = run_tool({data_file("good_pairs.jsonl")});
-  for (const char* solver : {"signed_volumes", "johnson", "refine_set"}) {
+  for (const char* solver : {"signed_volumes", "johnson", "refine_set", "refine_set_fixed"}) {
     SCOPED_TRACE(solver);
     const RunResult r = run_tool({"--solver", solver, data_file("good_pairs.jsonl")});
     EXPECT_EQ(r.exit_code, 0) << r.err;

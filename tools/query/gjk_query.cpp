@@ -27,6 +27,7 @@ const std::map<std::string, gjk::SimplexSolver> kSolvers = {
     {"signed_volumes", gjk::SimplexSolver::SignedVolumes},
     {"johnson", gjk::SimplexSolver::Johnson},
     {"refine_set", gjk::SimplexSolver::RefineSet},
+    {"refine_set_fixed", gjk::SimplexSolver::RefineSetFixed},
 };
 
 /// Answers every line of `in`; returns the exit status.
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
     std::string solver = "signed_volumes";
     app.add_option("input", input, "JSON-lines file to read; '-' or absent: standard input");
     app.add_option("--solver", solver, "GJK sub-distance solver (all give the same answers)")
-        ->check(CLI::IsMember({"signed_volumes", "johnson", "refine_set"}))
+        ->check(CLI::IsMember({"signed_volumes", "johnson", "refine_set", "refine_set_fixed"}))
         ->capture_default_str();
     app.footer(gjk_query::kSchemaHelp);
     try {

@@ -53,11 +53,20 @@ using gjk::SupportMethod;
 /// Smallest polygon for which SupportMethod::Auto climbs instead of scanning.
 constexpr int kHillClimbingMinVertices = 16;
 
+/// The simplex step of the 2D loop. Both give the same answers.
+enum class SubDistance {
+  Barycode,   ///< seed 001 Algs. 2-5: the simplex reduced to v's feature, newest vertex first
+  RefineSet,  ///< seed 002 section 3.1 as published: a fixed set of two points; with the new
+              ///< support, the triangle's edge separating the origin from the third point is
+              ///< kept (line test of Fig. 5) and v found on it (eq. 5)
+};
+
 /// Settings of the 2D queries.
 struct Options {
   int max_iterations = 64;   ///< iteration cap (Status::MaxIterations when reached)
   double tolerance = 1e-12;  ///< relative duality gap (seed 001 Alg. 1's epsilon)
-  SupportMethod support = SupportMethod::Auto;  ///< scan or hill climbing (seed 001)
+  SupportMethod support = SupportMethod::Auto;       ///< scan or hill climbing (seed 001)
+  SubDistance sub_distance = SubDistance::Barycode;  ///< the simplex step
 };
 
 /// Distance between two convex polygons (seed 001, Alg. 1).

@@ -22,6 +22,9 @@ enum class SimplexSolver {
   SignedVolumes,  ///< Montanari et al. signed volumes with projections (default, most robust)
   Johnson,        ///< Johnson's recursion with bit-indexed subsets (seed 004 section 3.3)
   RefineSet,      ///< geometric refine_set / nu_compute (seed 002 section 3)
+  /// seed 002 as published (Figs. 3 and 7): a fixed set of three points, one dropped and the
+  /// new support added per iteration (the final simplex is still reduced to v's feature)
+  RefineSetFixed,
 };
 
 /// How a convex polytope's support vertex is found.

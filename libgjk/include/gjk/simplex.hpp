@@ -5,7 +5,7 @@
 //   - keep only the smallest subset whose hull contains v (in the original order),
 //   - store v's barycentric coordinates in `lambda` (positive, summing to 1),
 // and report whether the origin lies inside a full tetrahedron (the bodies overlap).
-// All three solvers give the same v on the same input; they differ in speed and in the seeds'
+// All the solvers give the same v on the same input; they differ in speed and in the seeds'
 // derivations they follow.
 #pragma once
 
@@ -59,6 +59,13 @@ bool solve_johnson(Simplex& simplex, Vec3& v);
 /// separating planes (eq. 3), the triangle's Delta weights (eq. 4) classified by the sign
 /// situations of Table 1 and the sub-cases of Fig. 8.
 bool solve_refine_set(Simplex& simplex, Vec3& v);
+
+/// Seed 002's scheme as published (Figs. 3 and 7): the set is not reduced to v's feature but
+/// kept at three points (a triangle; fewer only while it fills up). Given the set plus the new
+/// support, refine_set drops the vertex opposite the separating face with the nearest v and
+/// keeps that face whole; points off v's feature keep weight 0 (the one departure from the
+/// solver contract above: lambdas are >= 0, not > 0).
+bool solve_refine_set_fixed(Simplex& simplex, Vec3& v);
 
 /// Dispatch on the enum (one switch per simplex step; not in the support hot path).
 bool solve_simplex(SimplexSolver solver, Simplex& simplex, Vec3& v);

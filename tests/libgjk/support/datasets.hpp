@@ -27,8 +27,9 @@ namespace gjk::testing {
 std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index);
 
 /// Every simplex solver: the tests run each query through all of them.
-inline constexpr std::array<SimplexSolver, 3> kSolvers = {
-    SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet};
+inline constexpr std::array<SimplexSolver, 4> kSolvers = {
+    SimplexSolver::SignedVolumes, SimplexSolver::Johnson, SimplexSolver::RefineSet,
+    SimplexSolver::RefineSetFixed};
 
 /// Deterministic random source: mt19937_64 with portable conversions.
 class Rng {
