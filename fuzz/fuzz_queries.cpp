@@ -610,8 +610,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FuzzedDataProvider in(data, size);
   gjk::QueryOptions options;
   const std::uint8_t opt = in.ConsumeIntegral<std::uint8_t>();
-  options.solver = static_cast<gjk::SimplexSolver>(opt % 3);
-  options.support = static_cast<gjk::SupportMethod>((opt / 3) % 3);
+  options.solver = static_cast<gjk::SimplexSolver>(opt % 4);
+  options.support = static_cast<gjk::SupportMethod>((opt / 4) % 3);
 
   const Body a = make_body(in);
   const Body b = make_body(in);

@@ -58,7 +58,7 @@ def write(name, seq):
 
 
 for i in range(24):
-    seq = [rng.randint(0, 8)]  # solver x support method
+    seq = [rng.randint(0, 11)]  # solver (4) x support method (3)
     for body in range(2):
         choice = (i + body) % 4
         inflate = (rng.randint(0, 5), rng.randint(0, 253)) if rng.random() < 0.3 else None
