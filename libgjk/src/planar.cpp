@@ -19,8 +19,11 @@ double cross(const Vec2& a, const Vec2& b) {
   return a.x() * b.y() - a.y() * b.x();
 }
 
+/// A point w = a - b of the Minkowski difference (A's frame) and the vertices that made it; the
+/// body points a and b are rebuilt from the indices only for the final simplex (Pair::point_on_a,
+/// point_on_b): carrying them doubled the bytes every simplex step copies (issue 18).
 struct Vertex {
-  Vec2 w, a, b;  // w = a - b, both in A's frame
+  Vec2 w;
   int index_a = -1, index_b = -1;
 };
 
@@ -256,10 +259,13 @@ struct Pair {
     s.index_b = climb_b ? b.support_hill_climbing(db, hint_b) : b.support_brute_force(db);
     hint_a = s.index_a;
     hint_b = s.index_b;
-    s.a = a.vertices()[static_cast<size_t>(s.index_a)];
-    s.b = rotation * b.vertices()[static_cast<size_t>(s.index_b)] + translation;
-    s.w = s.a - s.b;
+    s.w = point_on_a(s) - point_on_b(s);
     return s;
+  }
+  /// The body points of a support vertex, in A's frame (the same arithmetic as support()).
+  Vec2 point_on_a(const Vertex& s) const { return a.vertices()[static_cast<size_t>(s.index_a)]; }
+  Vec2 point_on_b(const Vertex& s) const {
+    return rotation * b.vertices()[static_cast<size_t>(s.index_b)] + translation;
   }
 };
 
@@ -297,18 +303,26 @@ Start first_support(const Pair& pair, const ConvexPolygon& a, const ConvexPolygo
   return out;
 }
 
-bool valid(const ConvexPolygon& a, const Pose2& pa, const ConvexPolygon& b, const Pose2& pb) {
-  return a.size() > 0 && b.size() > 0 && pa.matrix().allFinite() && pb.matrix().allFinite();
+/// The six numbers of a pose the queries read (rotation and translation; an isometry's last
+/// row is implied) are finite: 0 * x is 0 for every finite x and NaN otherwise.
+bool finite(const Pose2& p) {
+  const auto& m = p.matrix();
+  const double zero =
+      0.0 * m(0, 0) + 0.0 * m(0, 1) + 0.0 * m(1, 0) + 0.0 * m(1, 1) + 0.0 * m(0, 2) + 0.0 * m(1, 2);
+  return zero == 0.0;
 }
 
+bool valid(const ConvexPolygon& a, const Pose2& pa, const ConvexPolygon& b, const Pose2& pb) {
+  return a.size() > 0 && b.size() > 0 && finite(pa) && finite(pb);
+}
+
+/// Two distinct vertices of a body among the simplex points make an edge.
 Feature feature_of(const Simplex& s, bool body_a) {
-  int distinct = 0;
-  int seen[3];
-  for (int i = 0; i < s.size; ++i) {
-    const int id = body_a ? s.p[i].index_a : s.p[i].index_b;
-    if (std::find(seen, seen + distinct, id) == seen + distinct) seen[distinct++] = id;
+  const int first = body_a ? s.p[0].index_a : s.p[0].index_b;
+  for (int i = 1; i < s.size; ++i) {
+    if ((body_a ? s.p[i].index_a : s.p[i].index_b) != first) return Feature::Edge;
   }
-  return distinct >= 2 ? Feature::Edge : Feature::Vertex;
+  return Feature::Vertex;
 }
 
 }  // namespace
@@ -389,10 +403,15 @@ ConvexPolygon ConvexPolygon::from_points(const std::vector<Vec2>& points) {
 }
 
 int ConvexPolygon::support_brute_force(const Vec2& d) const {
+  // Raw pointer and hoisted bounds: through vertices_[i] and size() the compiler reloaded the
+  // vector's pointers every iteration (issue 18: 60 instructions a call on a 4-gon).
+  const Vec2* v = vertices_.data();
+  const int n = size();
+  const double dx = d.x(), dy = d.y();
   int best = 0;
-  double best_dot = vertices_[0].dot(d);
-  for (int i = 1; i < size(); ++i) {
-    const double dot = vertices_[static_cast<size_t>(i)].dot(d);
+  double best_dot = v[0].x() * dx + v[0].y() * dy;
+  for (int i = 1; i < n; ++i) {
+    const double dot = v[i].x() * dx + v[i].y() * dy;
     if (dot > best_dot) best_dot = dot, best = i;
   }
   return best;
@@ -477,8 +496,8 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   drop_unweighted(s);
   Vec2 on_a = Vec2::Zero(), on_b = Vec2::Zero();
   for (int i = 0; i < s.size; ++i) {
-    on_a += s.lambda[i] * s.p[i].a;
-    on_b += s.lambda[i] * s.p[i].b;
+    on_a += s.lambda[i] * pair.point_on_a(s.p[i]);
+    on_b += s.lambda[i] * pair.point_on_b(s.p[i]);
   }
   r.point_on_a = pose_a * on_a;
   r.point_on_b = pose_a * on_b;
