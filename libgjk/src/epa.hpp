@@ -429,6 +429,31 @@ inline void remember_polytope(const EpaPolytope& poly, EpaWorkspace& ws, WarmSta
   }
 }
 
+/// Starts the hill climbs of the support along `face`'s normal at the face's own vertices: A's
+/// vertex furthest along the normal, B's furthest against it. The support of a face normal lies
+/// a few edges from them (seed 004 section 3.2), while the default start, the last support,
+/// lies wherever the previous face was: EPA's faces face every way, and climbing from there made
+/// its queries on 512-vertex hulls 1.4x slower after 09f2d4d dropped the 26-direction start.
+template <class MD>
+void start_climbs_on_face(const MD& md, const EpaPolytope& poly, const EpaFace& face) {
+  int start_a = -1, start_b = -1;
+  double top_a = -std::numeric_limits<double>::infinity();
+  double low_b = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k) {
+    const SupportPoint& p = poly.vertices[static_cast<size_t>(face.vertex[static_cast<size_t>(k)])];
+    const double along_a = p.a.dot(face.normal), along_b = p.b.dot(face.normal);
+    if (along_a > top_a) {
+      top_a = along_a;
+      start_a = p.index_a;
+    }
+    if (along_b < low_b) {
+      low_b = along_b;
+      start_b = p.index_b;
+    }
+  }
+  md.start_climbs_at(start_a, start_b);
+}
+
 template <class MD>
 EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions& options,
                    double scale, WarmStart* cache = nullptr) {
@@ -469,6 +494,7 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
       break;
     }
     const EpaFace closest = poly.faces[static_cast<size_t>(best)];
+    if (md.climbs()) start_climbs_on_face(md, poly, closest);
     const SupportPoint w = md.support(closest.normal);
     const double support_distance = closest.normal.dot(w.w);
     if (support_distance < best_upper) {

@@ -12,6 +12,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <type_traits>
 
 namespace gjk::detail {
 
@@ -208,6 +209,23 @@ struct MinkowskiDifference {
     s.index_a = ia;
     s.index_b = ib;
     return true;
+  }
+  /// True when either core's support climbs (a hull at or above the Auto threshold).
+  bool climbs() const {
+    bool any = false;
+    if constexpr (std::is_same_v<CoreA, PolytopeCore>) any = any || a.climb;
+    if constexpr (std::is_same_v<CoreB, PolytopeCore>) any = any || b.climb;
+    return any;
+  }
+  /// Starts the next support's hill climbs at A's vertex ia and B's vertex ib (cores that do not
+  /// climb, and indices below 0, are left as they are).
+  void start_climbs_at(int ia, int ib) const {
+    if constexpr (std::is_same_v<CoreA, PolytopeCore>) {
+      if (ia >= 0) a.hint = ia;
+    }
+    if constexpr (std::is_same_v<CoreB, PolytopeCore>) {
+      if (ib >= 0) b.hint = ib;
+    }
   }
   Vec3 center() const { return a.center() - (rotation * b.center() + translation); }
   /// Size of A - B around its centre: the scale of absolute tolerances.
