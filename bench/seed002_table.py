@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 # Seed 002, Table 2 (ms): original GJK, our modification, Cameron's, ours plus Cameron's.
 PAPER_TABLE2: Dict[str, Tuple[float, float, float, float]] = {
@@ -70,29 +70,35 @@ def fmt(cell: Cell, reference: float) -> str:
     return f"{ns:,.0f} ns, {iterations:.2f} it ({reference / ns:.2f}x)"
 
 
-def table2(rows: Dict[str, Dict[str, Cell]]) -> List[str]:
-    variants = ["original", "ours", "cameron", "ours+cameron", "libgjk"]
+def markdown(
+    rows: Dict[str, Dict[str, Cell]],
+    variants: List[str],
+    extra: List[str],
+    extras: Callable[[str, Dict[str, Cell]], List[str]],
+) -> List[str]:
+    """One table: a row per size, a cell per variant, then the `extra` columns from `extras`."""
     out = [
-        "| N1 / N2 | " + " | ".join(variants) + " | paper: ours, cameron, ours+cameron |",
-        "|---|" + "---:|" * (len(variants) + 1),
+        "| N1 / N2 | " + " | ".join(variants + extra) + " |",
+        "|---|" + "---:|" * (len(variants) + len(extra)),
     ]
     for size, cells in rows.items():
         reference = cells["original"][0]
-        paper = PAPER_TABLE2[size]
-        speedups = ", ".join(f"{paper[0] / t:.2f}x" for t in paper[1:])
-        row = [fmt(cells[v], reference) for v in variants]
-        out.append(f"| {size.replace('x', ' / ')} | " + " | ".join(row) + f" | {speedups} |")
+        row = [fmt(cells[v], reference) for v in variants] + extras(size, cells)
+        out.append(f"| {size.replace('x', ' / ')} | " + " | ".join(row) + " |")
     return out
 
 
+def table2(rows: Dict[str, Dict[str, Cell]]) -> List[str]:
+    def paper(size: str, cells: Dict[str, Cell]) -> List[str]:
+        times = PAPER_TABLE2[size]
+        return [", ".join(f"{times[0] / t:.2f}x" for t in times[1:])]
+
+    variants = ["original", "ours", "cameron", "ours+cameron", "libgjk"]
+    return markdown(rows, variants, ["paper: ours, cameron, ours+cameron"], paper)
+
+
 def table3(rows: Dict[str, Dict[str, Cell]]) -> List[str]:
-    variants = ["original", "ours+cameron", "enhanced", "libgjk", "libgjk-warm"]
-    out = [
-        "| N1 / N2 | " + " | ".join(variants) + " | enhanced over ours+cameron | paper |",
-        "|---|" + "---:|" * (len(variants) + 2),
-    ]
-    for size, cells in rows.items():
-        reference = cells["original"][0]
+    def gains(size: str, cells: Dict[str, Cell]) -> List[str]:
         warm_gain = cells["ours+cameron"][0] / cells["enhanced"][0]
         if size in PAPER_TABLE3_FIRST:
             first = PAPER_TABLE3_FIRST[size]
@@ -100,11 +106,10 @@ def table3(rows: Dict[str, Dict[str, Cell]]) -> List[str]:
         else:
             second = PAPER_TABLE3_SECOND[size]
             paper = f"enhanced {second[0] / second[1]:.2f}x ours+cameron"
-        row = [fmt(cells[v], reference) for v in variants]
-        out.append(
-            f"| {size.replace('x', ' / ')} | " + " | ".join(row) + f" | {warm_gain:.2f}x | {paper} |"
-        )
-    return out
+        return [f"{warm_gain:.2f}x", paper]
+
+    variants = ["original", "ours+cameron", "enhanced", "libgjk", "libgjk-warm"]
+    return markdown(rows, variants, ["enhanced over ours+cameron", "paper"], gains)
 
 
 def main() -> None:

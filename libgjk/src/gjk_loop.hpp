@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gjk/results.hpp"
+#include "fma_products.hpp"
 #include "gjk/simplex.hpp"
 #include "minkowski.hpp"
 #include "simplex_common.hpp"
@@ -46,17 +47,17 @@ inline bool side_faces_enclose_origin(const Simplex& s, const Vec3& w) {
   return s_ab > 0.0 && s_bc > 0.0 && s_ca > 0.0;
 }
 
-/// a * b - c * d to within 1.5 ulps (Kahan's fused-multiply-add form): no cancellation loss.
-inline double difference_of_products(double a, double b, double c, double d) {
-  const double cd = c * d;
-  return std::fma(a, b, -cd) + std::fma(-c, d, cd);
-}
-
-/// p x q, every component within 1.5 ulps of the exact one.
-inline Vec3 accurate_cross(const Vec3& p, const Vec3& q) {
-  return Vec3(difference_of_products(p.y(), q.z(), p.z(), q.y()),
-              difference_of_products(p.z(), q.x(), p.x(), q.z()),
-              difference_of_products(p.x(), q.y(), p.y(), q.x()));
+/// Drops the points of weight 0 that SimplexSolver::RefineSetFixed keeps in its set, so the
+/// final simplex is v's feature, as every solver reports it (features, witness points, EPA).
+inline void drop_unweighted(Simplex& s) {
+  int kept = 0;
+  for (int i = 0; i < s.size; ++i) {
+    if (!(s.lambda[static_cast<size_t>(i)] > 0.0) && s.size < 4) continue;
+    s.points[static_cast<size_t>(kept)] = s.points[static_cast<size_t>(i)];
+    s.lambda[static_cast<size_t>(kept)] = s.lambda[static_cast<size_t>(i)];
+    ++kept;
+  }
+  s.size = kept;
 }
 
 /// Recomputes v, the origin's projection on the solved edge or triangle simplex, from cross
@@ -81,20 +82,17 @@ inline void refine_projection(Simplex& s, Vec3& v) {
   if (!(vv < 1e-6 * size2)) return;
   if (s.size == 3 && !(s.lambda[0] > 0.0 && s.lambda[1] > 0.0 && s.lambda[2] > 0.0)) {
     // The fixed-size set of SimplexSolver::RefineSetFixed: v lies on an edge or a vertex of the
-    // triangle. Refine on that feature, weights written back in place.
-    Simplex feature;
-    int slot[3];
-    for (int i = 0; i < 3; ++i) {
-      if (s.lambda[static_cast<size_t>(i)] > 0.0) {
-        slot[feature.size] = i;
-        feature.lambda[static_cast<size_t>(feature.size)] = s.lambda[static_cast<size_t>(i)];
-        feature.push_back(s.points[static_cast<size_t>(i)]);
-      }
-    }
+    // triangle. Refine on that feature (a copy; rare: that solver, near contact), weights written
+    // back in place.
+    Simplex feature = s;
+    drop_unweighted(feature);
     if (feature.size != 2) return;  // a vertex: v is the point itself
     refine_projection(feature, v);
-    s.lambda[static_cast<size_t>(slot[0])] = feature.lambda[0];
-    s.lambda[static_cast<size_t>(slot[1])] = feature.lambda[1];
+    for (int i = 0, k = 0; i < 3; ++i) {
+      if (s.lambda[static_cast<size_t>(i)] > 0.0) {
+        s.lambda[static_cast<size_t>(i)] = feature.lambda[static_cast<size_t>(k++)];
+      }
+    }
     return;
   }
   if (s.size == 2) {
@@ -165,19 +163,6 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
     s.push_back(p);
   }
   return true;
-}
-
-/// Drops the points of weight 0 that SimplexSolver::RefineSetFixed keeps in its set, so the
-/// final simplex is v's feature, as every solver reports it (features, witness points, EPA).
-inline void drop_unweighted(Simplex& s) {
-  int kept = 0;
-  for (int i = 0; i < s.size; ++i) {
-    if (!(s.lambda[static_cast<size_t>(i)] > 0.0) && s.size < 4) continue;
-    s.points[static_cast<size_t>(kept)] = s.points[static_cast<size_t>(i)];
-    s.lambda[static_cast<size_t>(kept)] = s.lambda[static_cast<size_t>(i)];
-    ++kept;
-  }
-  s.size = kept;
 }
 
 /// Stores the final simplex and support hints for the next query of the pair.

@@ -1,6 +1,7 @@
 // The 2D barycode GJK of seed 001 (Zhang et al.).
 #include "gjk/planar.hpp"
 
+#include "fma_products.hpp"
 #include "qhull_wrapper.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -52,8 +53,7 @@ void refine_edge_point(const Vec2& a, const Vec2& b, Vec2& v) {
   const Vec2 e = b - a;
   const double ee = e.squaredNorm();
   if (!(ee > 0.0)) return;
-  const double cd = a.y() * b.x();  // Kahan's a.x b.y - a.y b.x, within 1.5 ulps
-  const double cross_ab = std::fma(a.x(), b.y(), -cd) + std::fma(-a.y(), b.x(), cd);
+  const double cross_ab = detail::difference_of_products(a.x(), b.y(), a.y(), b.x());
   v = (cross_ab / ee) * Vec2(e.y(), -e.x());
 }
 
@@ -159,30 +159,19 @@ Solved subdistance(const Vertex& newest, const Simplex& previous) {
   return s2d(newest, previous.p[0], previous.p[1]);
 }
 
-/// Seed 002 eq. (5) on segment [a, b], both ends kept (weight 0 for an end v is not on).
+/// Seed 002 eq. (5) on segment [a, b], both ends kept: S1D's answer (eq. (5)'s sign tests are
+/// Alg. 5's), with weight 0 for an end v is not on.
 Solved nu_segment_keeping(const Vertex& a, const Vertex& b) {
-  Solved out;
+  Solved out = s1d(a, b);
+  if (out.simplex.size == 1) {  // v at an end (the set's points are distinct vertex pairs)
+    const Vertex& end = out.simplex.p[0];
+    const bool at_a = end.index_a == a.index_a && end.index_b == a.index_b;
+    out.simplex.lambda[0] = at_a ? 1.0 : 0.0;
+    out.simplex.lambda[1] = at_a ? 0.0 : 1.0;
+  }
   out.simplex.p[0] = a;
   out.simplex.p[1] = b;
   out.simplex.size = 2;
-  const Vec2 e = b.w - a.w;
-  const double d1 = b.w.dot(e), d2 = -a.w.dot(e);  // Delta_1, Delta_2 without cancellation
-  double la = 0.5, lb = 0.5;                       // coincident ends: either one
-  if (d1 + d2 > 0.0) {
-    if (d1 <= 0.0) {
-      la = 0.0;
-    } else if (d2 <= 0.0) {
-      la = 1.0;
-    } else {
-      la = d1 / (d1 + d2);
-    }
-    lb = 1.0 - la;
-  }
-  out.simplex.lambda[0] = la;
-  out.simplex.lambda[1] = lb;
-  out.simplex.lambda[2] = 0.0;
-  out.v = la * a.w + lb * b.w;
-  if (la > 0.0 && lb > 0.0) refine_edge_point(a.w, b.w, out.v);
   return out;
 }
 
