@@ -2,8 +2,8 @@
 // seed 001 Alg. 1 and 6). Templated on the Minkowski difference so each support call inlines.
 #pragma once
 
-#include "gjk/results.hpp"
 #include "fma_products.hpp"
+#include "gjk/results.hpp"
 #include "gjk/simplex.hpp"
 #include "minkowski.hpp"
 #include "simplex_common.hpp"
