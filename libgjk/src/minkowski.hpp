@@ -131,25 +131,57 @@ inline int scan_support(const Vec3* v, int n, const Vec3& d) {
   return best;
 }
 
+/// Cosine of the largest turn between two support directions for which a climb starts at the
+/// last support alone; past it, the start is the best of the last support and the hull's 26
+/// fixed-direction supports (ConvexPolytope::climb_start).
+constexpr double kClimbFromHintCos = 0.7;
+
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
   bool climb;        // hill climbing (seed 004 section 3.2) instead of the scan
   mutable int hint;  // last support vertex: where the next climb starts (per query, not shared)
+  // The direction `hint` was the support of; zero while the hint is a given start (EPA's face),
+  // which the next climb trusts. Not kept when warm: a warm start's hint is always trusted.
+  mutable Vec3 hint_direction = Vec3::Zero();
+  bool warm;  // started from a tracked pair's last support
   PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1)
       : polytope(&p),
         climb(method == SupportMethod::HillClimbing ||
               (method == SupportMethod::Auto &&
                static_cast<int>(p.vertices().size()) >=
                    (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices))),
-        hint(start) {}
+        hint(start),
+        warm(start >= 0) {}
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();
-    const int i = climb ? polytope->support_index_climbing(d, hint)
-                        : scan_support(v.data(), static_cast<int>(v.size()), d);
+    int i;
+    if (climb) {
+      int start = hint;
+      if (!warm) {
+        // GJK's directions on overlapping pairs, and its first few on any static pair, turn by
+        // large angles: the last support is then many edges from the next one, and each
+        // climbing step waits on the one before. A warm start's directions turn little.
+        const double along = d.dot(hint_direction);
+        const double turn_limit =
+            kClimbFromHintCos * kClimbFromHintCos * d.squaredNorm() * hint_direction.squaredNorm();
+        if (along <= 0.0 ? hint_direction.squaredNorm() > 0.0 : along * along < turn_limit)
+          start = polytope->climb_start(d, hint);
+        hint_direction = d;
+      }
+      i = polytope->support_index_climbing(d, start);
+    } else {
+      i = scan_support(v.data(), static_cast<int>(v.size()), d);
+    }
     hint = i;
     p = v[static_cast<size_t>(i)];
     return i;
+  }
+  /// Starts the next climb along `d` at the best of vertex `candidate` and the 26
+  /// fixed-direction supports.
+  void start_near(const Vec3& d, int candidate) const {
+    hint = polytope->climb_start(d, candidate);
+    hint_direction = Vec3::Zero();
   }
   bool vertex(int index, Vec3& p) const {
     if (index < 0 || index >= static_cast<int>(polytope->vertices().size())) return false;
@@ -217,14 +249,15 @@ struct MinkowskiDifference {
     if constexpr (std::is_same_v<CoreB, PolytopeCore>) any = any || b.climb;
     return any;
   }
-  /// Starts the next support's hill climbs at A's vertex ia and B's vertex ib (cores that do not
-  /// climb, and indices below 0, are left as they are).
-  void start_climbs_at(int ia, int ib) const {
+  /// Starts the next support's hill climbs along `direction` (A - B's) at the best of A's vertex
+  /// ia and A's 26 fixed-direction supports, and likewise for B along the opposite direction
+  /// (cores that do not climb are left as they are; indices below 0 leave only the 26).
+  void start_climbs_near(const Vec3& direction, int ia, int ib) const {
     if constexpr (std::is_same_v<CoreA, PolytopeCore>) {
-      if (ia >= 0) a.hint = ia;
+      if (a.climb) a.start_near(direction, ia);
     }
     if constexpr (std::is_same_v<CoreB, PolytopeCore>) {
-      if (ib >= 0) b.hint = ib;
+      if (b.climb) b.start_near(rotation.transpose() * (-direction), ib);
     }
   }
   Vec3 center() const { return a.center() - (rotation * b.center() + translation); }
