@@ -305,7 +305,8 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
   // one, from climb_start's best of the 26 fixed-direction supports. Callers whose direction
   // turned far pass climb_start's pick as the hint (PolytopeCore::support, EPA's faces):
   // scanning the 26 on every call cost tracked queries more than the walk it saved (issue 18).
-  int current = hint >= 0 && hint < n ? hint : climb_start(direction, -1);
+  int current = hint;
+  if (hint < 0 || hint >= n) current = climb_start(direction, -1);
   double best = vertices_[static_cast<size_t>(current)].dot(direction);
   // Steepest ascent; each step strictly increases <v, d>, so at most n steps.
   for (int step = 0; step < n; ++step) {
@@ -324,7 +325,8 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
   return current;
 }
 
-int ConvexPolytope::climb_start(const Vec3& direction, int candidate) const {
+// Not inlined into support_index_climbing: its call is the rare path there.
+[[gnu::noinline]] int ConvexPolytope::climb_start(const Vec3& direction, int candidate) const {
   const int n = static_cast<int>(vertices_.size());
   int start =
       candidate >= 0 && candidate < n ? candidate : static_cast<int>(direction_supports_[0]);
