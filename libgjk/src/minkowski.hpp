@@ -188,20 +188,16 @@ struct PolytopeCore {
                                                    radius * d.squaredNorm();
     return far ? polytope->climb_start(d, last) : last;
   }
-  /// True on hulls where a start near the answer is still compared with the 26 fixed-direction
-  /// supports (kClimbStartScanMinVertices).
-  bool compares_starts() const {
-    return static_cast<int>(polytope->vertices().size()) >= kClimbStartScanMinVertices;
-  }
-  /// Starts the next climb at vertex `candidate` (below 0: where it was), near the answer but
-  /// not on it.
-  void start_at(int candidate) const {
-    if (candidate >= 0) hint = candidate;
-  }
-  /// Starts the next climb along `d` at the best of vertex `candidate` and the 26
-  /// fixed-direction supports.
+  /// Starts the next climb along `d` at vertex `candidate` (below 0: where it was), near the
+  /// answer but not on it; on hulls of kClimbStartScanMinVertices or more, at the best of it and
+  /// the 26 fixed-direction supports. Nothing for a core that scans.
   void start_near(const Vec3& d, int candidate) const {
-    hint = polytope->climb_start(d, candidate);
+    if (!climb) return;
+    if (static_cast<int>(polytope->vertices().size()) >= kClimbStartScanMinVertices) {
+      hint = polytope->climb_start(d, candidate);
+    } else if (candidate >= 0) {
+      hint = candidate;
+    }
   }
   bool vertex(int index, Vec3& p) const {
     if (index < 0 || index >= static_cast<int>(polytope->vertices().size())) return false;
@@ -270,27 +266,11 @@ struct MinkowskiDifference {
     return any;
   }
   /// Starts the next support's hill climbs at A's vertex ia and B's vertex ib, near the answer
-  /// along `direction` (A - B's); on large hulls at the best of them and the hull's 26
-  /// fixed-direction supports (PolytopeCore::compares_starts). Cores that do not climb are left
-  /// as they are.
+  /// along `direction` (A - B's; PolytopeCore::start_near). Other cores are left as they are.
   void start_climbs_near(const Vec3& direction, int ia, int ib) const {
-    if constexpr (std::is_same_v<CoreA, PolytopeCore>) {
-      if (a.climb) {
-        if (a.compares_starts()) {
-          a.start_near(direction, ia);
-        } else {
-          a.start_at(ia);
-        }
-      }
-    }
+    if constexpr (std::is_same_v<CoreA, PolytopeCore>) a.start_near(direction, ia);
     if constexpr (std::is_same_v<CoreB, PolytopeCore>) {
-      if (b.climb) {
-        if (b.compares_starts()) {
-          b.start_near(rotation.transpose() * (-direction), ib);
-        } else {
-          b.start_at(ib);
-        }
-      }
+      if (b.climb) b.start_near(rotation.transpose() * (-direction), ib);
     }
   }
   Vec3 center() const { return a.center() - (rotation * b.center() + translation); }
