@@ -300,27 +300,14 @@ int ConvexPolytope::support_index(const Vec3& direction) const {
 int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) const {
   const int n = static_cast<int>(vertices_.size());
   if (adjacency_.empty()) return support_index(direction);
-  // Start from the hint: inside one GJK run it is the last support, and for a tracked pair the
-  // last query's; either is usually a few edges from the answer (seed 004 section 3.2: a step
-  // costs about the vertex degree). Without a hint, start from the best of the precomputed
-  // supports of 26 fixed directions, within a few edges of any answer. Scanning those 26 on
-  // every call as well cost more than the walk it saved (issue 18).
-  int current;
-  double best;
-  if (hint >= 0 && hint < n) {
-    current = hint;
-    best = vertices_[static_cast<size_t>(current)].dot(direction);
-  } else {
-    current = static_cast<int>(direction_supports_[0]);
-    best = vertices_[static_cast<size_t>(current)].dot(direction);
-    for (std::uint32_t candidate : direction_supports_) {
-      const double value = vertices_[candidate].dot(direction);
-      if (value > best) {
-        best = value;
-        current = static_cast<int>(candidate);
-      }
-    }
-  }
+  // Start from the hint: the last support, or a tracked pair's last query's, is usually a few
+  // edges from the answer (seed 004 section 3.2: a step costs about the vertex degree). Without
+  // one, from climb_start's best of the 26 fixed-direction supports. Callers whose direction
+  // turned far pass climb_start's pick as the hint (PolytopeCore::support, EPA's faces):
+  // scanning the 26 on every call cost tracked queries more than the walk it saved (issue 18).
+  int current = hint;
+  if (hint < 0 || hint >= n) current = climb_start(direction, -1);
+  double best = vertices_[static_cast<size_t>(current)].dot(direction);
   // Steepest ascent; each step strictly increases <v, d>, so at most n steps.
   for (int step = 0; step < n; ++step) {
     int next = current;
@@ -336,6 +323,22 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
     current = next;
   }
   return current;
+}
+
+// Not inlined into support_index_climbing: its call is the rare path there.
+[[gnu::noinline]] int ConvexPolytope::climb_start(const Vec3& direction, int candidate) const {
+  const int n = static_cast<int>(vertices_.size());
+  int start =
+      candidate >= 0 && candidate < n ? candidate : static_cast<int>(direction_supports_[0]);
+  double best = vertices_[static_cast<size_t>(start)].dot(direction);
+  for (std::uint32_t k : direction_supports_) {
+    const double value = vertices_[k].dot(direction);
+    if (value > best) {
+      best = value;
+      start = static_cast<int>(k);
+    }
+  }
+  return start;
 }
 
 void validate(const Shape& shape) {

@@ -429,11 +429,13 @@ inline void remember_polytope(const EpaPolytope& poly, EpaWorkspace& ws, WarmSta
   }
 }
 
-/// Starts the hill climbs of the support along `face`'s normal at the face's own vertices: A's
-/// vertex furthest along the normal, B's furthest against it. The support of a face normal lies
-/// a few edges from them (seed 004 section 3.2), while the default start, the last support,
-/// lies wherever the previous face was: EPA's faces face every way, and climbing from there made
-/// its queries on 512-vertex hulls 1.4x slower after 09f2d4d dropped the 26-direction start.
+/// Starts the hill climbs of the support along `face`'s normal at the best of the face's own
+/// vertices (A's furthest along the normal, B's furthest against it) and, on hulls of 256
+/// vertices or more, the hull's supports of 26 fixed directions (PolytopeCore::start_near).
+/// The default start, the last support, lies wherever the previous face was: EPA's faces face every
+/// way, and each climbing step waits on the one before, so a long walk costs more time than its
+/// instruction count says: starting at the face's vertices alone took 1.2x this time on 512-vertex
+/// hulls (docs/benchmarks.md, issue 18).
 template <class MD>
 void start_climbs_on_face(const MD& md, const EpaPolytope& poly, const EpaFace& face) {
   int start_a = -1, start_b = -1;
@@ -451,7 +453,7 @@ void start_climbs_on_face(const MD& md, const EpaPolytope& poly, const EpaFace& 
       start_b = p.index_b;
     }
   }
-  md.start_climbs_at(start_a, start_b);
+  md.start_climbs_near(face.normal, start_a, start_b);
 }
 
 template <class MD>

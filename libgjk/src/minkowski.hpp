@@ -131,25 +131,73 @@ inline int scan_support(const Vec3* v, int n, const Vec3& d) {
   return best;
 }
 
+/// A climb starts at the last support alone while that vertex lies at least this fraction of the
+/// bounding radius out from the centre along the new direction; below, at the best of it and the
+/// hull's 26 fixed-direction supports (ConvexPolytope::climb_start).
+constexpr double kClimbFromHintCos = 0.7;
+/// Hull size from which climbs that turn far, and EPA's starts at a face vertex, are compared with
+/// the 26 fixed-direction supports. Below it the 26 dot products cost about what the shorter walk
+/// saves (EPA at 64 vertices was 1.11x faster without them), and the robots' link hulls (72-220
+/// vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
+constexpr int kClimbStartScanMinVertices = 256;
+
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
   bool climb;        // hill climbing (seed 004 section 3.2) instead of the scan
   mutable int hint;  // last support vertex: where the next climb starts (per query, not shared)
-  PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1)
-      : polytope(&p),
-        climb(method == SupportMethod::HillClimbing ||
-              (method == SupportMethod::Auto &&
-               static_cast<int>(p.vertices().size()) >=
-                   (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices))),
-        hint(start) {}
+  // Climbs that turn far start over: a large hull without a warm start (a tracked pair's
+  // directions turn little, and the test's few instructions showed in those queries).
+  bool restart_far;
+  // Inlined by force: one is built per body per query, and GCC stopped inlining it into the
+  // queries' nested dispatch lambdas when it grew (10 M instructions of calls in a 20,000-state
+  // clearance run).
+  [[gnu::always_inline]] PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1)
+      : polytope(&p), hint(start) {
+    const int n = static_cast<int>(p.vertices().size());
+    climb = method == SupportMethod::HillClimbing ||
+            (method == SupportMethod::Auto &&
+             n >= (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices));
+    restart_far = climb && start < 0 && n >= kClimbStartScanMinVertices;
+  }
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();
-    const int i = climb ? polytope->support_index_climbing(d, hint)
-                        : scan_support(v.data(), static_cast<int>(v.size()), d);
+    int i;
+    if (climb) {
+      int start = hint;
+      if (restart_far && start >= 0) start = start_for_turn(d, start);
+      i = polytope->support_index_climbing(d, start);
+    } else {
+      i = scan_support(v.data(), static_cast<int>(v.size()), d);
+    }
     hint = i;
     p = v[static_cast<size_t>(i)];
     return i;
+  }
+  /// The start of a climb along `d` from the last support `last`. GJK's directions on
+  /// overlapping pairs, and its first few on any static pair, turn by large angles: the last
+  /// support is then many edges from the next one, and each climbing step waits on the one
+  /// before. `last` counts as far when it lies less than kClimbFromHintCos of the bounding radius
+  /// out from the centre along d. Out of line, so that the inlined support of the hulls that never
+  /// call it stays as small as before.
+  [[gnu::noinline]] int start_for_turn(const Vec3& d, int last) const {
+    const double out =
+        (polytope->vertices()[static_cast<size_t>(last)] - polytope->center()).dot(d);
+    const double radius = polytope->bounding_radius();
+    const bool far = out <= 0.0 || out * out < kClimbFromHintCos * kClimbFromHintCos * radius *
+                                                   radius * d.squaredNorm();
+    return far ? polytope->climb_start(d, last) : last;
+  }
+  /// Starts the next climb along `d` at vertex `candidate` (below 0: where it was), near the
+  /// answer but not on it; on hulls of kClimbStartScanMinVertices or more, at the best of it and
+  /// the 26 fixed-direction supports. Nothing for a core that scans.
+  void start_near(const Vec3& d, int candidate) const {
+    if (!climb) return;
+    if (static_cast<int>(polytope->vertices().size()) >= kClimbStartScanMinVertices) {
+      hint = polytope->climb_start(d, candidate);
+    } else if (candidate >= 0) {
+      hint = candidate;
+    }
   }
   bool vertex(int index, Vec3& p) const {
     if (index < 0 || index >= static_cast<int>(polytope->vertices().size())) return false;
@@ -217,14 +265,12 @@ struct MinkowskiDifference {
     if constexpr (std::is_same_v<CoreB, PolytopeCore>) any = any || b.climb;
     return any;
   }
-  /// Starts the next support's hill climbs at A's vertex ia and B's vertex ib (cores that do not
-  /// climb, and indices below 0, are left as they are).
-  void start_climbs_at(int ia, int ib) const {
-    if constexpr (std::is_same_v<CoreA, PolytopeCore>) {
-      if (ia >= 0) a.hint = ia;
-    }
+  /// Starts the next support's hill climbs at A's vertex ia and B's vertex ib, near the answer
+  /// along `direction` (A - B's; PolytopeCore::start_near). Other cores are left as they are.
+  void start_climbs_near(const Vec3& direction, int ia, int ib) const {
+    if constexpr (std::is_same_v<CoreA, PolytopeCore>) a.start_near(direction, ia);
     if constexpr (std::is_same_v<CoreB, PolytopeCore>) {
-      if (ib >= 0) b.hint = ib;
+      if (b.climb) b.start_near(rotation.transpose() * (-direction), ib);
     }
   }
   Vec3 center() const { return a.center() - (rotation * b.center() + translation); }

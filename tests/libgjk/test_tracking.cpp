@@ -2,6 +2,10 @@
 // the same answers as the brute-force, cold queries on every step of tracked sequences.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 #include "datasets.hpp"
 #include "datasets_bench.hpp"
 #include "gjk/queries.hpp"
@@ -34,6 +38,38 @@ TEST(HillClimbing, FindsTheScanSupportFromAnyHint) {
       ConvexPolytope::from_points({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}});
   EXPECT_EQ(square.vertices()[square.support_index_climbing(Vec3(1, 1, 0.3), 0)], Vec3(1, 1, 0));
   EXPECT_GE(checked, 15000);
+}
+
+// climb_start picks the best of the candidate and the supports of the 26 directions (-1, 0,
+// 1)^3 \ 0: checked against those supports found by the scan.
+TEST(HillClimbing, ClimbStartIsTheBestOfTheCandidateAndTheDirectionSupports) {
+  gjk::testing::Rng rng(0x5747);
+  int checked = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = rng.log_uniform_int(4, 600);
+    const ConvexPolytope hull = ConvexPolytope::from_points(
+        gjk::testing::random_polytope_points(rng, n, gjk::testing::PointDistribution::Mixed));
+    const auto& v = hull.vertices();
+    const int vertices = static_cast<int>(v.size());
+    std::vector<int> allowed;
+    for (int x = -1; x <= 1; ++x)
+      for (int y = -1; y <= 1; ++y)
+        for (int z = -1; z <= 1; ++z)
+          if (x != 0 || y != 0 || z != 0) allowed.push_back(hull.support_index(Vec3(x, y, z)));
+    for (int q = 0; q < 50; ++q) {
+      const Vec3 d = rng.unit_vector();
+      const int candidate = q % 5 == 0 ? -1 : rng.uniform_int(0, vertices - 1);
+      const int start = hull.climb_start(d, candidate);
+      ASSERT_TRUE(start == candidate ||
+                  std::find(allowed.begin(), allowed.end(), start) != allowed.end());
+      double best = candidate >= 0 ? v[static_cast<size_t>(candidate)].dot(d)
+                                   : -std::numeric_limits<double>::infinity();
+      for (int k : allowed) best = std::max(best, v[static_cast<size_t>(k)].dot(d));
+      ASSERT_EQ(v[static_cast<size_t>(start)].dot(d), best) << "hull of " << n << " points";
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 10000);
 }
 
 double distance_tolerance(double scale) {

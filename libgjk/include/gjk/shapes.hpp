@@ -94,6 +94,11 @@ class ConvexPolytope {
   /// move to the neighbour with the largest <v, direction> until none improves. On a convex
   /// hull's edge graph a local maximum is global. Falls back to the scan without adjacency.
   int support_index_climbing(const Vec3& direction, int hint) const;
+  /// Where a climb along `direction` should start: `candidate` (when it names a vertex) or one
+  /// of the precomputed supports of 26 fixed directions, whichever lies furthest along it. For
+  /// callers whose directions jump between calls (EPA's face normals), where the last support
+  /// can be far from the next one and each climbing step waits on the one before.
+  int climb_start(const Vec3& direction, int candidate) const;
 
  private:
   void compute_bounding_radius();
