@@ -341,6 +341,21 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
   return start;
 }
 
+void ConvexPolytope::prefetch_for_climbing() const {
+  const auto lines = [](const void* data, size_t bytes) {
+    const char* p = static_cast<const char*>(data);
+#if defined(__GNUC__) || defined(__clang__)
+    for (size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(p + offset);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+  };
+  lines(vertices_.data(), vertices_.size() * sizeof(Vec3));
+  lines(adjacency_offsets_.data(), adjacency_offsets_.size() * sizeof(std::uint32_t));
+  lines(adjacency_.data(), adjacency_.size() * sizeof(std::uint32_t));
+}
+
 void validate(const Shape& shape) {
   auto check = [](double value, const char* what) {
     if (!std::isfinite(value) || value < 0.0) {

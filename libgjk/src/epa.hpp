@@ -209,6 +209,26 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
     }
     return true;
   };
+  // Coincident points (a warm start's repeated vertex pairs, or points rounding apart) would
+  // give the segment below a zero axis and the triangle a zero normal, which finish_flat would
+  // report as the contact normal: keep one of each, with their summed weight.
+  {
+    Simplex unique;
+    for (int i = 0; i < s.size; ++i) {
+      const SupportPoint& p = s.points[static_cast<size_t>(i)];
+      int same = -1;
+      for (int j = 0; j < unique.size && same < 0; ++j) {
+        if ((p.w - unique.points[static_cast<size_t>(j)].w).norm() <= flat_tolerance) same = j;
+      }
+      if (same >= 0) {
+        unique.lambda[static_cast<size_t>(same)] += s.lambda[static_cast<size_t>(i)];
+      } else {
+        unique.lambda[static_cast<size_t>(unique.size)] = s.lambda[static_cast<size_t>(i)];
+        unique.push_back(p);
+      }
+    }
+    s = unique;
+  }
   // A flat tetrahedron: keep a face whose triangle holds the origin's projection.
   if (s.size == 4) {
     const Vec3 e1 = s.points[1].w - s.points[0].w, e2 = s.points[2].w - s.points[0].w,
@@ -491,7 +511,9 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   out.status = Status::MaxIterations;
   for (; iteration < options.max_epa_iterations; ++iteration) {
     best = poly.closest_alive_face();
-    if (best < 0) {
+    // Only slivers left (infinite distance, zero normal): no face plane to expand or answer
+    // with. Their normal would pass the test below (0 - inf) and become the answer's.
+    if (best < 0 || !(poly.faces[static_cast<size_t>(best)].distance < HUGE_VAL)) {
       out.status = Status::Degenerate;
       break;
     }
@@ -567,7 +589,12 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   if (out.status != Status::Converged) best = poly.closest_alive_face();  // last one was expanded
   if (best < 0) return out;
   const EpaFace& f = poly.faces[static_cast<size_t>(best)];
-  out.lower_bound = std::max(f.distance, 0.0);
+  // A sliver's infinite distance bounds nothing; the overlap itself bounds the depth by 0.
+  out.lower_bound = f.distance < HUGE_VAL ? std::max(f.distance, 0.0) : 0.0;
+  if (!(best_upper < HUGE_VAL)) {  // stopped before any support: still a valid translation
+    upper_support = md.support(upper_normal);
+    best_upper = upper_normal.dot(upper_support.w);
+  }
   out.upper_bound = std::max(best_upper, out.lower_bound);
   if (out.status != Status::Converged) {
     if (out.upper_bound - out.lower_bound <= tolerance) out.status = Status::Converged;

@@ -159,6 +159,10 @@ struct PolytopeCore {
             (method == SupportMethod::Auto &&
              n >= (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices));
     restart_far = climb && start < 0 && n >= kClimbStartScanMinVertices;
+    // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
+    // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
+    // docs/benchmarks.md). A warm start's hull was just used.
+    if (climb && start < 0) p.prefetch_for_climbing();
   }
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();

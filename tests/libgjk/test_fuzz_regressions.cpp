@@ -4,6 +4,8 @@
 #include <gjk/gjk.hpp>
 
 #include "datasets.hpp"
+#include "epa.hpp"           // libgjk/src: EPA from a given start simplex (last test)
+#include "pair_results.hpp"  // libgjk/src: relative_frame
 
 #include <cfloat>
 #include <cmath>
@@ -246,6 +248,53 @@ TEST(FuzzRegressions, EveryScaleOfTheWindowGivesTheSameDepth) {
       EXPECT_NEAR(p.depth / f, depth, 1e-9) << "solver " << int(solver) << " k " << k;
     }
   }
+}
+
+// fuzz_queries (stop 31's CI run, 676 executions in): a converged penetration with a zero normal
+// (fuzz/fuzz_queries.cpp, "penetration normal |n| = 0"). The crash file was lost with that
+// machine; reading EPA's start gave two ways to exactly that answer, pinned here on the engine's
+// own EPA. (1) A start simplex holding one point twice (a warm start's cache can name the same
+// vertex pair twice): the segment's axis was zero, so the triangle grown from it had a zero
+// normal, which the flat-difference exit reported as the contact normal, "converged". (2) A
+// polytope whose live faces are all slivers: their infinite distance passed the convergence test
+// (support - distance = -inf) with their zero normal.
+TEST(FuzzRegressions, RepeatedStartPointsStillGiveTheDepth) {
+  std::vector<Vec3> cube;
+  for (int k = 0; k < 8; ++k) cube.emplace_back(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);
+  const ConvexPolytope a = ConvexPolytope::from_points(cube);
+  const ConvexPolytope b = ConvexPolytope::from_points(cube);
+  gjk::testing::Rng rng(0x5717u);
+  int checked = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    Pose pose_b = Pose::Identity();
+    pose_b.linear() = rng.rotation();
+    pose_b.translation() =
+        Vec3(rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5), rng.uniform(-1.5, 1.5));
+    const gjk::PenetrationResult reference = gjk::penetration(a, Pose::Identity(), b, pose_b);
+    if (!reference.collision || reference.status != gjk::Status::Converged) continue;
+    const auto support = gjk::SupportMethod::BruteForce;
+    const gjk::detail::PolytopeCore core_a(a, support), core_b(b, support);
+    const gjk::detail::PairFrame frame = gjk::detail::relative_frame(Pose::Identity(), pose_b);
+    const gjk::detail::MinkowskiDifference<gjk::detail::PolytopeCore, gjk::detail::PolytopeCore> md{
+        core_a, core_b, frame.rotation, frame.translation};
+    // Any vertex pair of A - B, repeated 2, 3 and 4 times (all of them on the origin's side or
+    // not: EPA must grow a polytope around the origin from whatever it is given).
+    gjk::SupportPoint p;
+    ASSERT_TRUE(md.vertex_pair(trial % 8, (trial / 8) % 8, p));
+    for (int copies = 2; copies <= 4; ++copies) {
+      gjk::Simplex start;
+      for (int i = 0; i < copies; ++i) {
+        start.push_back(p);
+        start.lambda[static_cast<size_t>(i)] = 1.0 / copies;
+      }
+      const gjk::detail::EpaOutcome e = gjk::detail::run_epa(md, start, {}, md.scale());
+      ASSERT_EQ(e.status, gjk::Status::Converged) << "trial " << trial << " copies " << copies;
+      EXPECT_NEAR(e.normal.norm(), 1.0, 1e-12) << "trial " << trial << " copies " << copies;
+      EXPECT_NEAR(e.depth, reference.depth, 1e-9) << "trial " << trial << " copies " << copies;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 200);  // most random placements of two unit cubes overlap
 }
 
 }  // namespace
