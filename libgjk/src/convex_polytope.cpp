@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "minkowski.hpp"  // detail::prefetch_for_climbing
 #include "qhull_wrapper.hpp"
 
 namespace gjk {
@@ -341,7 +342,9 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
   return start;
 }
 
-void ConvexPolytope::prefetch_for_climbing() const {
+namespace detail {
+
+void prefetch_for_climbing(const ConvexPolytope& hull) {
   const auto lines = [](const void* data, size_t bytes) {
     const char* p = static_cast<const char*>(data);
 #if defined(__GNUC__) || defined(__clang__)
@@ -351,10 +354,12 @@ void ConvexPolytope::prefetch_for_climbing() const {
     (void)bytes;
 #endif
   };
-  lines(vertices_.data(), vertices_.size() * sizeof(Vec3));
-  lines(adjacency_offsets_.data(), adjacency_offsets_.size() * sizeof(std::uint32_t));
-  lines(adjacency_.data(), adjacency_.size() * sizeof(std::uint32_t));
+  lines(hull.vertices().data(), hull.vertices().size() * sizeof(Vec3));
+  lines(hull.adjacency_offsets().data(), hull.adjacency_offsets().size() * sizeof(std::uint32_t));
+  lines(hull.adjacency().data(), hull.adjacency().size() * sizeof(std::uint32_t));
 }
+
+}  // namespace detail
 
 void validate(const Shape& shape) {
   auto check = [](double value, const char* what) {

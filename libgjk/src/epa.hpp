@@ -203,12 +203,14 @@ EpaOutcome finish_flat(const MD&, const Simplex& s, const Vec3& normal, double d
 template <class MD>
 bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytope& poly,
                       EpaOutcome& flat) {
-  auto distinct = [&](const SupportPoint& p, const Simplex& q) {
+  // Index of a point of q within flat_tolerance of p, or -1.
+  auto coincident = [&](const SupportPoint& p, const Simplex& q) {
     for (int i = 0; i < q.size; ++i) {
-      if ((p.w - q.points[static_cast<size_t>(i)].w).norm() <= flat_tolerance) return false;
+      if ((p.w - q.points[static_cast<size_t>(i)].w).norm() <= flat_tolerance) return i;
     }
-    return true;
+    return -1;
   };
+  auto distinct = [&](const SupportPoint& p, const Simplex& q) { return coincident(p, q) < 0; };
   // Coincident points (a warm start's repeated vertex pairs, or points rounding apart) would
   // give the segment below a zero axis and the triangle a zero normal, which finish_flat would
   // report as the contact normal: keep one of each, with their summed weight.
@@ -216,10 +218,7 @@ bool initial_polytope(const MD& md, Simplex s, double flat_tolerance, EpaPolytop
     Simplex unique;
     for (int i = 0; i < s.size; ++i) {
       const SupportPoint& p = s.points[static_cast<size_t>(i)];
-      int same = -1;
-      for (int j = 0; j < unique.size && same < 0; ++j) {
-        if ((p.w - unique.points[static_cast<size_t>(j)].w).norm() <= flat_tolerance) same = j;
-      }
+      const int same = coincident(p, unique);
       if (same >= 0) {
         unique.lambda[static_cast<size_t>(same)] += s.lambda[static_cast<size_t>(i)];
       } else {

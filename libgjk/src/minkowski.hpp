@@ -131,6 +131,11 @@ inline int scan_support(const Vec3* v, int n, const Vec3& d) {
   return best;
 }
 
+/// Asks the processor to start loading the hull's vertices and adjacency (software prefetch; no
+/// effect on results). Out of line, in convex_polytope.cpp, so PolytopeCore's inlined
+/// constructor only gains a call.
+void prefetch_for_climbing(const ConvexPolytope& hull);
+
 /// A climb starts at the last support alone while that vertex lies at least this fraction of the
 /// bounding radius out from the centre along the new direction; below, at the best of it and the
 /// hull's 26 fixed-direction supports (ConvexPolytope::climb_start).
@@ -162,7 +167,7 @@ struct PolytopeCore {
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
     // docs/benchmarks.md). A warm start's hull was just used.
-    if (climb && start < 0) p.prefetch_for_climbing();
+    if (climb && start < 0) prefetch_for_climbing(p);
   }
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();

@@ -252,12 +252,12 @@ TEST(FuzzRegressions, EveryScaleOfTheWindowGivesTheSameDepth) {
 
 // fuzz_queries (stop 31's CI run, 676 executions in): a converged penetration with a zero normal
 // (fuzz/fuzz_queries.cpp, "penetration normal |n| = 0"). The crash file was lost with that
-// machine; reading EPA's start gave two ways to exactly that answer, pinned here on the engine's
-// own EPA. (1) A start simplex holding one point twice (a warm start's cache can name the same
-// vertex pair twice): the segment's axis was zero, so the triangle grown from it had a zero
-// normal, which the flat-difference exit reported as the contact normal, "converged". (2) A
-// polytope whose live faces are all slivers: their infinite distance passed the convergence test
-// (support - distance = -inf) with their zero normal.
+// machine; reading EPA's start gave two ways to exactly that answer. The first is pinned here on
+// the engine's own EPA: a start simplex holding one point twice (a warm start's cache can name
+// the same vertex pair twice) had a zero segment axis, so the triangle grown from it had a zero
+// normal, which the flat-difference exit reported as the contact normal, "converged". (The
+// second, a polytope whose live faces are all slivers passing the convergence test with their
+// zero normal, is guarded in run_epa; no input here reaches it.)
 TEST(FuzzRegressions, RepeatedStartPointsStillGiveTheDepth) {
   std::vector<Vec3> cube;
   for (int k = 0; k < 8; ++k) cube.emplace_back(k & 1 ? 1 : -1, k & 2 ? 1 : -1, k & 4 ? 1 : -1);

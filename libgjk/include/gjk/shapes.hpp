@@ -99,11 +99,6 @@ class ConvexPolytope {
   /// callers whose directions jump between calls (EPA's face normals), where the last support
   /// can be far from the next one and each climbing step waits on the one before.
   int climb_start(const Vec3& direction, int candidate) const;
-  /// Asks the processor to start loading the vertices and their adjacency (software prefetch;
-  /// no effect on results). A climb is a chain of loads, each waiting on the one before, so on
-  /// a hull that is not in cache its steps wait a memory latency each; loads issued together
-  /// overlap, and the climb then walks cached data.
-  void prefetch_for_climbing() const;
 
  private:
   void compute_bounding_radius();
