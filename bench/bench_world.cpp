@@ -355,6 +355,46 @@ const WorldCase& cell_case() {
   return *c;
 }
 
+/// A collision-free straight joint-space path of `count` states (a path a planner returns):
+/// the first pair of random configurations (from `seed`) whose `count` states along the segment
+/// are all clear of `world`'s obstacles.
+std::vector<Eigen::VectorXd> free_path(const CollisionWorld& world, std::uint64_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  WorldContext ctx(world);
+  std::vector<Eigen::VectorXd> path(static_cast<size_t>(count));
+  for (int attempt = 0; attempt < 100000; ++attempt) {
+    const Eigen::VectorXd a = random_q(world.model(), rng), b = random_q(world.model(), rng);
+    bool free = true;
+    for (int k = 0; k < count && free; ++k) {
+      path[static_cast<size_t>(k)] = a + (b - a) * (k / (count - 1.0));
+      ctx.update(path[static_cast<size_t>(k)]);
+      free = !ctx.in_collision(0.0);
+    }
+    if (free) return path;
+  }
+  throw std::runtime_error("free_path: no collision-free segment in 100000 attempts");
+}
+
+/// Issue 18 item 4's scene: the Panda among the four boxes of robots/scenes/panda_boxes.yaml (the
+/// clearance tool's default scene), robot-world pairs with the fingers at 0.02 m.
+const WorldCase& panda_boxes_case() {
+  static const std::unique_ptr<WorldCase> c = [] {
+    auto w = std::make_unique<WorldCase>();
+    w->name = "panda_boxes";
+    const Scene scene =
+        gjk::robots::load_scene(std::string(GJK_ROBOT_SCENES_DIR) + "/panda_boxes.yaml");
+    const AllowedCollisionMatrix acm = gjk::robots::acm_from_srdf(panda(), panda_srdf());
+    w->robot_world = std::make_unique<CollisionWorld>(panda(), scene,
+                                                      without_self(acm, panda(), scene.attached));
+    w->with_self = std::make_unique<CollisionWorld>(panda(), scene, acm);
+    w->fcl = std::make_unique<FclWorld>(*w->robot_world);
+    w->states.push_back(free_path(*w->robot_world, kSeedWorld + 6, path_states()));
+    w->states.push_back(random_configurations(panda(), kSeedWorld + 7, random_states()));
+    return w;
+  }();
+  return *c;
+}
+
 /// The UR5 with exact link meshes in the Panda's cell (its held part left out: no hand here),
 /// on a pedestal so that its stretched-out poses clear the table.
 const WorldCase& ur5_cell_case() {
@@ -633,6 +673,14 @@ void register_world() {
           });
   for (size_t set = 0; set < 2; ++set)
     for (size_t r = 0; r < runs().size(); ++r)
+      benchmark::RegisterBenchmark((std::string("world/panda_boxes/") +
+                                    (set == 0 ? "path" : "random") + "/" + runs()[r].first)
+                                       .c_str(),
+                                   [set, r](benchmark::State& state) {
+                                     time_run(state, panda_boxes_case(), set, runs()[r].second);
+                                   });
+  for (size_t set = 0; set < 2; ++set)
+    for (size_t r = 0; r < runs().size(); ++r)
       benchmark::RegisterBenchmark(
           (std::string("world/ur5_cell/") + (set == 0 ? "path" : "random") + "/" + runs()[r].first)
               .c_str(),
@@ -679,6 +727,8 @@ void check_world() {
     check_case(scaling_case(k, true), 0, "path");
   check_case(cell_case(), 0, "path");
   check_case(cell_case(), 1, "random");
+  check_case(panda_boxes_case(), 0, "path");
+  check_case(panda_boxes_case(), 1, "random");
   check_case(ur5_cell_case(), 0, "path");
   check_case(ur5_cell_case(), 1, "random");
 }

@@ -43,12 +43,29 @@ class EpaPolytope {
  public:
   std::vector<SupportPoint> vertices;
   std::vector<EpaFace> faces;
+  /// Per face of run_epa's polytope: its distance while alive, +inf once removed. The nearest
+  /// face is searched in this dense array, not in the 80-byte faces (issue 18: that scan was
+  /// a third of EPA's own time at 64 vertices).
+  std::vector<double> key;
+
+  void clear() {
+    vertices.clear();
+    faces.clear();
+    key.clear();
+  }
 
   /// Adds a face and computes its outward plane. Returns its index.
   int add_face(int a, int b, int c) {
     faces.emplace_back();
     set_face(faces.back(), a, b, c);
+    key.push_back(faces.back().distance);
     return static_cast<int>(faces.size()) - 1;
+  }
+
+  /// Removes face f (seen from a new vertex, or expanded).
+  void kill(int f) {
+    faces[static_cast<size_t>(f)].alive = false;
+    key[static_cast<size_t>(f)] = std::numeric_limits<double>::infinity();
   }
 
   /// Sets a face's corners and computes its outward plane (neighbours untouched).
@@ -74,15 +91,22 @@ class EpaPolytope {
     }
   }
 
+  /// The alive face nearest the origin (the first on ties), a sliver only when no other face is
+  /// alive, -1 when none is.
   int closest_alive_face() const {
+    double nearest = std::numeric_limits<double>::infinity();
     int best = -1;
-    for (size_t i = 0; i < faces.size(); ++i) {
-      if (faces[i].alive &&
-          (best < 0 || faces[i].distance < faces[static_cast<size_t>(best)].distance)) {
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (key[i] < nearest) {
+        nearest = key[i];
         best = static_cast<int>(i);
       }
     }
-    return best;
+    if (best >= 0) return best;
+    for (size_t i = 0; i < faces.size(); ++i) {  // only slivers (+inf) left, or nothing
+      if (faces[i].alive) return static_cast<int>(i);
+    }
+    return -1;
   }
 
   /// Links every face edge to its twin (used once, on the small initial polytope).
@@ -356,7 +380,7 @@ inline void silhouette(EpaPolytope& poly, int face, int edge, const Vec3& w, dou
   EpaFace& f = poly.faces[static_cast<size_t>(face)];
   if (!f.alive) return;
   if (f.normal.dot(w) - f.distance > margin) {
-    f.alive = false;
+    poly.kill(face);
     const int e1 = (edge + 1) % 3, e2 = (edge + 2) % 3;
     silhouette(poly, f.neighbour[static_cast<size_t>(e1)],
                f.neighbour_edge[static_cast<size_t>(e1)], w, margin, horizon);
@@ -481,8 +505,7 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   const double tolerance = epa_tolerance<MD>(options, scale);
   EpaWorkspace& workspace = epa_workspace();
   EpaPolytope& poly = workspace.poly;
-  poly.vertices.clear();
-  poly.faces.clear();
+  poly.clear();
   if (cache != nullptr) {  // replaced below by this query's polytope when it converges
     cache->polytope_vertices.clear();
     cache->polytope_faces.clear();
@@ -547,7 +570,7 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     const int apex = static_cast<int>(poly.vertices.size());
     poly.vertices.push_back(w);
     horizon.clear();
-    poly.faces[static_cast<size_t>(best)].alive = false;
+    poly.kill(best);
     for (int e = 0; e < 3; ++e) {
       silhouette(poly, closest.neighbour[static_cast<size_t>(e)],
                  closest.neighbour_edge[static_cast<size_t>(e)], w.w, visibility_margin, horizon);
@@ -639,6 +662,7 @@ bool tracked_epa(const MD& md, WarmStart& cache, const QueryOptions& options, Ep
       if (!md.vertex_pair(v[0], v[1], poly.vertices[i])) return false;
     }
     poly.faces.resize(face_count);
+    poly.key.clear();  // the nearest face is found below; nothing here reads key
     const auto vertices = static_cast<unsigned>(vertex_count);
     const auto faces = static_cast<unsigned>(face_count);
     int best = -1;

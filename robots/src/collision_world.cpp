@@ -256,6 +256,22 @@ void CollisionWorld::rebuild() {
     boxes.emplace_back(obstacle_boxes_.back(), static_cast<int>(o));
   }
   tree_.build(boxes);  // balanced at once: the world changes rarely, queries are many
+  shape_local_centres_.clear();
+  shape_local_halves_.clear();
+  shape_prechecked_.clear();
+  for (const CollisionShape& c : shapes) {
+    const Aabb local = bounding_box(c.shape, Pose::Identity());
+    shape_local_centres_.push_back(local.center());
+    shape_local_halves_.push_back(0.5 * local.sizes());
+    shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
+  }
+  obstacle_prechecked_.clear();
+  for (const Obstacle& o : scene_.obstacles)
+    obstacle_prechecked_.push_back(o.kind() == ObstacleKind::Convex &&
+                                           prechecked::shape_ok(o.shape) &&
+                                           prechecked::pose_ok(o.pose)
+                                       ? 1
+                                       : 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,19 +292,7 @@ WorldContext::WorldContext(const CollisionWorld& world)
   while (slots < pairs && slots < 65536) slots *= 2;
   obstacle_warm_.resize(slots);
   obstacle_warm_owner_.assign(slots, 0);
-  for (const CollisionShape& c : world.model().collision_shapes()) {
-    const Aabb local = bounding_box(c.shape, Pose::Identity());
-    local_centres_.push_back(local.center());
-    local_halves_.push_back(0.5 * local.sizes());
-    shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
-  }
-  pose_prechecked_.assign(shape_prechecked_.size(), kUnchecked);
-  for (const Obstacle& o : world.obstacles())
-    obstacle_prechecked_.push_back(o.kind() == ObstacleKind::Convex &&
-                                           prechecked::shape_ok(o.shape) &&
-                                           prechecked::pose_ok(o.pose)
-                                       ? 1
-                                       : 0);
+  pose_prechecked_.assign(world.model().collision_shapes().size(), kUnchecked);
   obstacle_hits_.resize(slots);
 }
 
@@ -323,9 +327,9 @@ void WorldContext::update(const Eigen::VectorXd& q) {
     // The shape's own box carried into the world: O(1), at most sqrt(3) times wider per axis
     // than the tight box; enough for validity, where the narrow phase decides anyway.
     Vec3 centre = pose.translation();
-    centre.noalias() += pose.linear() * local_centres_[s];
+    centre.noalias() += pose.linear() * world_->shape_local_centres_[s];
     Vec3 half;
-    half.noalias() = pose.linear().cwiseAbs() * local_halves_[s];
+    half.noalias() = pose.linear().cwiseAbs() * world_->shape_local_halves_[s];
     loose_boxes_[s] = Aabb(centre - half, centre + half);
   }
   // The engine's input checks once per shape and configuration (when first needed) instead of

@@ -32,6 +32,8 @@ struct ClosestPair {
   bool self = false;  ///< true: two robot shapes; false: a robot shape and an obstacle
 };
 
+class WorldContext;
+
 /// A robot in its cell. Shape indices are those of model() (the URDF's collision elements, then
 /// the attached objects' pieces); obstacle indices those of obstacles().
 class CollisionWorld {
@@ -93,6 +95,7 @@ class CollisionWorld {
   const std::vector<Aabb>& obstacle_boxes() const { return obstacle_boxes_; }
 
  private:
+  friend class WorldContext;
   void rebuild();
 
   RobotModel robot_;
@@ -103,6 +106,13 @@ class CollisionWorld {
   std::vector<std::uint8_t> obstacle_checked_;  ///< shape-major
   AabbTree tree_;
   std::vector<Aabb> obstacle_boxes_;
+  // Per shape and obstacle, what every WorldContext reads: computed once per edit here rather
+  // than in each context's constructor (a hull's box is six support scans; with the Panda's 17
+  // shapes that made a context cost 11 us).
+  std::vector<Vec3> shape_local_centres_;          ///< centre of each shape's tight box, own frame
+  std::vector<Vec3> shape_local_halves_;           ///< half sizes of that box
+  std::vector<std::uint8_t> shape_prechecked_;     ///< per shape: prechecked::shape_ok
+  std::vector<std::uint8_t> obstacle_prechecked_;  ///< per obstacle: convex, shape and pose ok
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
@@ -170,31 +180,28 @@ class WorldContext {
   /// (gjk::prechecked): its queries skip them.
   bool prechecked_pair(size_t shape, size_t obstacle) {
     // (An obstacle added after this context was made is checked per query.)
-    return obstacle < obstacle_prechecked_.size() && obstacle_prechecked_[obstacle] &&
-           prechecked_pose(shape);
+    return obstacle < world_->obstacle_prechecked_.size() &&
+           world_->obstacle_prechecked_[obstacle] && prechecked_pose(shape);
   }
   bool prechecked_self(size_t a, size_t b) { return prechecked_pose(a) && prechecked_pose(b); }
   /// Shape s's checks at the last update, made when one of its pairs is first queried (a
   /// validity query that prunes every pair by boxes checks nothing).
   bool prechecked_pose(size_t s) {
     if (pose_prechecked_[s] == kUnchecked)
-      pose_prechecked_[s] = shape_prechecked_[s] && prechecked::pose_ok(poses_[s]) ? kOk : kNotOk;
+      pose_prechecked_[s] =
+          world_->shape_prechecked_[s] && prechecked::pose_ok(poses_[s]) ? kOk : kNotOk;
     return pose_prechecked_[s] == kOk;
   }
 
   const CollisionWorld* world_;
   Workspace ws_;
   std::vector<Pose> poses_;
-  std::vector<Aabb> boxes_;                     ///< tight boxes, valid when tight_
-  std::vector<Aabb> loose_boxes_;               ///< each shape's local box carried into the world
-  std::vector<Vec3> local_centres_;             ///< centre of each shape's tight box, own frame
-  std::vector<Vec3> local_halves_;              ///< half sizes of that box
-  std::vector<std::uint8_t> shape_prechecked_;  ///< per shape: prechecked::shape_ok
+  std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
+  std::vector<Aabb> loose_boxes_;  ///< each shape's local box carried into the world
   enum : std::uint8_t { kUnchecked, kOk, kNotOk };
   std::vector<std::uint8_t> pose_prechecked_;  ///< per shape: that and its pose at the last update
-  std::vector<std::uint8_t> obstacle_prechecked_;    ///< per obstacle: convex, shape and pose ok
-  bool tight_ = false;                               ///< every shape's tight box is valid
-  std::vector<std::uint8_t> tight_shape_;            ///< per shape: boxes_[s] is valid
+  bool tight_ = false;                         ///< every shape's tight box is valid
+  std::vector<std::uint8_t> tight_shape_;      ///< per shape: boxes_[s] is valid
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   std::vector<WarmStart> obstacle_warm_;
