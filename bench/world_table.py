@@ -3,7 +3,8 @@
 median time per state of libgjk and FCL (GST_LIBCCD, GST_INDEP) from gjk_bench's JSON output,
 the ratios FCL / libgjk, and the colliding-state counts from `gjk_bench --check --sections=world`.
 
-    python3 bench/world_table.py world.json check.txt
+    python3 bench/world_table.py world.json check.txt            # N boxes, the cells, panda_boxes
+    python3 bench/world_table.py --sparse world.json check.txt   # the fixed-density worlds
 """
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from pathlib import Path
 
 
 def medians(path: Path) -> dict[str, float]:
-    """run name -> median seconds per state. A JSON with world/sparse rows: only their table."""
+    """run name -> median seconds per state (rows without a per-state counter are skipped)."""
     out: dict[str, float] = {}
     for b in json.loads(path.read_text())["benchmarks"]:
-        if b.get("aggregate_name") == "median":
+        if b.get("aggregate_name") == "median" and "per_query" in b:
             out[b["run_name"]] = float(b["per_query"])
     return out
 
@@ -34,12 +35,15 @@ def colliding(path: Path) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
 
 
 def main() -> int:
-    t = medians(Path(sys.argv[1]))
-    hits, overlap = colliding(Path(sys.argv[2])) if len(sys.argv) > 2 else ({}, {})
+    args = sys.argv[1:]
+    want_sparse = "--sparse" in args
+    args = [a for a in args if a != "--sparse"]
+    t = medians(Path(args[0]))
+    hits, overlap = colliding(Path(args[1])) if len(args) > 1 else ({}, {})
     ns = lambda v: f"{v * 1e9:,.0f}"  # noqa: E731
     ratio = lambda peer, mine: f"{peer / mine:.2f}" + ("" if peer / mine >= 2 else " *")  # noqa: E731
     sparse = [n for n in (1, 10, 100, 1000, 10000) if f"world/sparse/{n}/collide/libgjk" in t]
-    if sparse:
+    if want_sparse:
         print("| N (fixed density) | region side x, y (m) | libgjk in_collision ns | FCL collide ccd ns "
               "| ratio | libgjk closest ns | FCL distance ccd ns | ratio | FCL distance indep ns "
               "| ratio | in_collision, then closest if free ns | libgjk update ns | FCL update ns "
@@ -57,6 +61,10 @@ def main() -> int:
         return 0
     rows = [(f"world/boxes/{n}", str(n), (str(n), "path")) for n in (1, 10, 100, 1000, 10000)]
     rows += [(f"world/cell/{s}", f"cell, {s}", ("panda_cell", s)) for s in ("path", "random")]
+    rows += [(f"world/panda_boxes/{s}", f"panda_boxes.yaml, {s}", ("panda_boxes", s))
+             for s in ("path", "random")]
+    rows += [(f"world/ur5_cell/{s}", f"UR5 mesh links in the cell, {s}",
+              ("ur5_cell (mesh links)", s)) for s in ("path", "random")]
     print("| N | libgjk in_collision ns | FCL collide ccd ns | ratio | FCL collide indep ns | ratio "
           "| libgjk closest ns | FCL distance ccd ns | ratio | FCL distance indep ns | ratio "
           "| colliding states |")
