@@ -7,6 +7,8 @@
 //    useRadii = false and a fresh b2SimplexCache (count = 0: cold) per query. Box2D has no
 //    boolean query: its collision row is b2Distance with b2TestOverlap's threshold
 //    (distance < 10 * b2_epsilon), as seed 001 did.
+//  - sat (collision only): the plain separating axis test seed 001 compares with, on the double
+//    vertices and poses (sat_collide below).
 #include "bench.hpp"
 #include "datasets_bench.hpp"
 
@@ -150,6 +152,39 @@ double box2d_collide(const Pair2& p) {
   return out.distance < 10.0f * b2_epsilon ? 1.0 : 0.0;  // b2TestOverlap's test
 }
 
+// The separating axis test seed 001 benchmarks beside its binary GJK (Tables I-VI, "SAT";
+// its reference [6]): the pair is apart when one edge normal of either polygon separates
+// them, i.e. every vertex of the other polygon lies strictly beyond that edge's line. Written
+// here as the plain textbook method, as a baseline (no library offers it for polygons of more
+// than 8 vertices: Box2D's b2PolygonShape holds at most 8): B is carried into A's frame, normals
+// are computed on the fly, and each axis stops at the first vertex that is not beyond it.
+// Double precision, so it agrees with the exact answer on distant and overlapping pairs.
+bool sat_separated_by_edges(const pl::Vec2* a, int na, const pl::Vec2* b, int nb) {
+  for (int i = 0; i < na; ++i) {
+    const pl::Vec2& p = a[i];
+    const pl::Vec2 edge = a[i + 1 < na ? i + 1 : 0] - p;
+    const pl::Vec2 normal(edge.y(), -edge.x());  // outward for a counter-clockwise polygon
+    bool separating = true;
+    for (int j = 0; j < nb && separating; ++j) separating = normal.dot(b[j] - p) > 0.0;
+    if (separating) return true;
+  }
+  return false;
+}
+
+double sat_collide(const Pair2& p) {
+  constexpr int kMaxVertices = 64;
+  const auto& a = p.a->polygon.vertices();
+  const auto& b = p.b->polygon.vertices();
+  if (b.size() > static_cast<size_t>(kMaxVertices))
+    throw std::logic_error("sat: too many vertices");
+  const pl::Pose2 b_in_a = p.pose_a.inverse() * p.pose_b;
+  pl::Vec2 moved[kMaxVertices];
+  for (size_t j = 0; j < b.size(); ++j) moved[j] = b_in_a * b[j];
+  const int na = static_cast<int>(a.size()), nb = static_cast<int>(b.size());
+  if (sat_separated_by_edges(a.data(), na, moved, nb)) return 0.0;
+  return sat_separated_by_edges(moved, nb, a.data(), na) ? 0.0 : 1.0;
+}
+
 using Fn2 = double (*)(const Pair2&);
 struct Engine2 {
   const char* name;
@@ -175,6 +210,7 @@ const std::vector<Engine2>& engines2() {
       {"libgjk-refine-bf", Query::Collide,
        planar_collide<pl::SupportMethod::BruteForce, pl::SubDistance::RefineSet>, 0.0},
       {"box2d", Query::Collide, box2d_collide, 0.0},
+      {"sat", Query::Collide, sat_collide, 0.0},
   };
   return e;
 }
