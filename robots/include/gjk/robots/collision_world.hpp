@@ -179,7 +179,8 @@ class WorldContext {
   /// Whether a convex (shape, obstacle) or self pair passed the engine's input checks once
   /// (gjk::prechecked): its queries skip them.
   bool prechecked_pair(size_t shape, size_t obstacle) {
-    // (An obstacle added after this context was made is checked per query.)
+    // The flags are the world's, rebuilt with each edit; the bound only guards an index beyond
+    // them (it no longer stands for "added after this context was made").
     return obstacle < world_->obstacle_prechecked_.size() &&
            world_->obstacle_prechecked_[obstacle] && prechecked_pose(shape);
   }
