@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -274,18 +275,32 @@ Pair make_pair(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon&
               climbs(b, options.support)};
 }
 
-/// The problem's scale, the touching distance, and the one-point simplex both loops start from:
-/// the support towards the origin from the difference of the centres.
+/// The problem's scale and touching distance, and the difference of the centres (A's frame).
+struct Extent {
+  Vec2 centre;
+  double scale, touch;
+};
+
+Extent extent_of(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& b) {
+  Extent out;
+  out.centre = a.center() - (pair.rotation * b.center() + pair.translation);
+  out.scale = std::max(a.bounding_radius() + b.bounding_radius() + out.centre.norm(), DBL_MIN);
+  out.touch = 64.0 * DBL_EPSILON * out.scale;
+  return out;
+}
+
+/// The extent and the one-point simplex both loops start from: the support towards the origin
+/// from the difference of the centres.
 struct Start {
   double scale, touch;
   Simplex simplex;
 };
 
-Start first_support(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& b) {
+Start first_support(const Pair& pair, const Extent& extent) {
   Start out;
-  const Vec2 centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  out.scale = std::max(a.bounding_radius() + b.bounding_radius() + centre.norm(), DBL_MIN);
-  out.touch = 64.0 * DBL_EPSILON * out.scale;
+  out.scale = extent.scale;
+  out.touch = extent.touch;
+  const Vec2& centre = extent.centre;
   out.simplex.p[0] =
       pair.support(centre.squaredNorm() > out.touch * out.touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
   out.simplex.size = 1;
@@ -443,7 +458,7 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     return r;
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
-  const Start start = first_support(pair, a, b);
+  const Start start = first_support(pair, extent_of(pair, a, b));
   const double scale = start.scale, touch = start.touch;
   Simplex s = start.simplex;
   Vec2 v = s.p[0].w;
@@ -505,6 +520,59 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   return r;
 }
 
+namespace {
+
+/// Verdict of the separating axis test: certified apart, certified overlapping, or left to GJK.
+enum class AxisVerdict { Apart, Overlap, Open };
+
+/// Does an edge normal of `p` (counter-clockwise, n >= 3) separate `q` from it? Each normal n
+/// of edge (p_i, p_i+1) gives the gap min_j n.(q_j - p_i) / |n|. Apart when one gap exceeds
+/// `margin`, Open at the first gap within +-margin (the test cannot tell; another axis could
+/// still separate by more, but then the pair is nearly touching and GJK is the better judge),
+/// Overlap when every gap is below -margin. |n| is bounded by |n_x| + |n_y| >= |n|, which only
+/// makes the certificates stricter (no square root).
+AxisVerdict edge_normals_separate(const Vec2* p, int np, const Vec2* q, int nq, double margin) {
+  for (int i = 0; i < np; ++i) {
+    const Vec2& base = p[i];
+    const Vec2 edge = p[i + 1 < np ? i + 1 : 0] - base;
+    const Vec2 normal(edge.y(), -edge.x());  // outward for a counter-clockwise polygon
+    const double band = margin * (std::abs(normal.x()) + std::abs(normal.y()));
+    double gap = INFINITY;
+    int j = 0;
+    for (; j < nq; ++j) {
+      gap = std::min(gap, normal.dot(q[j] - base));
+      if (gap < -band) break;  // overlaps along this axis beyond doubt: the next axis
+    }
+    if (j < nq) continue;
+    return gap > band ? AxisVerdict::Apart : AxisVerdict::Open;
+  }
+  return AxisVerdict::Overlap;
+}
+
+/// The separating axis test on the two polygons' edge normals (issue 18 item 3's early
+/// separating-axis exit; seed 001 Tables I-VI's SAT), in A's frame.
+AxisVerdict separating_axes(const ConvexPolygon& a, const ConvexPolygon& b, const Pair& pair,
+                            const Extent& extent) {
+  std::array<Vec2, kAxesFirstMaxVertices - 3> moved;  // A has 3 vertices or more
+  const int na = a.size(), nb = b.size();
+  const Vec2* pa = a.vertices().data();
+  for (int j = 0; j < nb; ++j) {
+    const auto k = static_cast<size_t>(j);
+    moved[k] = pair.rotation * b.vertices()[k] + pair.translation;
+  }
+  // n.(q - p) carries ~8 eps |n| (|q| + |p|), relative to the coordinates, not to the size:
+  // every vertex lies within |c_A| + |centre| + the larger radius of A's origin (1-norms bound
+  // the 2-norms). Touching counts as collision up to extent.touch.
+  const double magnitude = a.center().cwiseAbs().sum() + extent.centre.cwiseAbs().sum() +
+                           std::max(a.bounding_radius(), b.bounding_radius());
+  const double margin = std::max(extent.touch, 32.0 * DBL_EPSILON * magnitude);
+  const AxisVerdict by_a = edge_normals_separate(pa, na, moved.data(), nb, margin);
+  if (by_a != AxisVerdict::Overlap) return by_a;
+  return edge_normals_separate(moved.data(), nb, pa, na, margin);
+}
+
+}  // namespace
+
 CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                         const Pose2& pose_b, const Options& options) {
   CollisionResult r;
@@ -513,8 +581,21 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     return r;
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
-  const Start start = first_support(pair, a, b);
-  const double touch = start.touch;
+  const Extent extent = extent_of(pair, a, b);
+  const double touch = extent.touch;
+  // Points and segments have too few normals for the axis test (two collinear segments apart
+  // along their line share every normal); products of coordinates beyond 2^100 or below 2^-100
+  // would leave the doubles' range when squared.
+  if (options.axes_first && a.size() >= 3 && b.size() >= 3 &&
+      a.size() + b.size() <= kAxesFirstMaxVertices && extent.scale > 0x1p-100 &&
+      extent.scale < 0x1p100) {
+    const AxisVerdict verdict = separating_axes(a, b, pair, extent);
+    if (verdict != AxisVerdict::Open) {
+      r.collision = verdict == AxisVerdict::Overlap;
+      return r;
+    }
+  }
+  const Start start = first_support(pair, extent);
   Simplex s = start.simplex;
   Vec2 v = s.p[0].w;
   int k = 0;

@@ -23,6 +23,7 @@ class Options:
     tolerance: float
     support: SupportMethod
     sub_distance: SubDistance
+    axes_first: bool
     def __init__(self) -> None: ...
 
 class ConvexPolygon:

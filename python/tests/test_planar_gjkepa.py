@@ -50,6 +50,25 @@ def test_planar_sub_distance_steps_agree(rng: np.random.Generator) -> None:
         refine.sub_distance = 2
 
 
+def test_planar_collide_axis_test_keeps_the_verdicts(rng: np.random.Generator) -> None:
+    """The edge-normal axis test in front of GJK gives GJK's verdicts, touching included."""
+    gjk_only = planar.Options()
+    assert gjk_only.axes_first is True
+    gjk_only.axes_first = False
+    square = planar.ConvexPolygon.from_points([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    for gap, colliding in [(0.0, True), (1e-9, False), (-1e-9, True)]:
+        pose_b = planar.pose([2 + gap, 0.5])  # edge against edge
+        assert planar.collide(square, np.eye(3), square, pose_b).collision is colliding
+        assert planar.collide(square, np.eye(3), square, pose_b, gjk_only).collision is colliding
+    for _ in range(300):
+        a = planar.ConvexPolygon.from_points(rng.normal(size=(7, 2)))
+        b = planar.ConvexPolygon.from_points(rng.normal(size=(5, 2)))
+        pose_b = planar.pose(rng.uniform(-3, 3, size=2), rng.uniform(0, 2 * math.pi))
+        expected = planar.distance(a, np.eye(3), b, pose_b).distance <= 0.0
+        assert planar.collide(a, np.eye(3), b, pose_b).collision == expected
+        assert planar.collide(a, np.eye(3), b, pose_b, gjk_only).collision == expected
+
+
 def test_planar_errors() -> None:
     tri = planar.ConvexPolygon.from_points([[0, 0], [1, 0], [0, 1]])
     with pytest.raises(ValueError, match=r"pose_a: expected an array of shape \(3, 3\)"):

@@ -76,13 +76,14 @@ void check_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
     const auto* ha = std::get_if<gjk::ConvexPolytope>(&a.geometry);
     const auto* hb = std::get_if<gjk::ConvexPolytope>(&b.geometry);
     if (ha != nullptr && hb != nullptr) {
-      EXPECT_LE(slab_overlap(world_vertices(*ha, pa), world_vertices(*hb, pb), n), 1e-13)
-          << what;
+      EXPECT_LE(slab_overlap(world_vertices(*ha, pa), world_vertices(*hb, pb), n), 1e-13) << what;
     }
   }
 }
 
-Shape hull(const std::vector<Vec3>& points) { return Shape(gjk::ConvexPolytope::from_points(points)); }
+Shape hull(const std::vector<Vec3>& points) {
+  return Shape(gjk::ConvexPolytope::from_points(points));
+}
 
 TEST(CollideVerdicts, ThreeDMatchesDistanceAndTheClassOnTheBenchmarkSets) {
   Counts counts;
@@ -90,7 +91,8 @@ TEST(CollideVerdicts, ThreeDMatchesDistanceAndTheClassOnTheBenchmarkSets) {
     for (gt::PairClass kind :
          {gt::PairClass::Distant, gt::PairClass::Touching, gt::PairClass::Overlapping}) {
       for (int i = 0; i < 250; ++i) {
-        const gt::PolytopePair p = gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n, kind);
+        const gt::PolytopePair p =
+            gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n, kind);
         const int expected = kind == gt::PairClass::Distant       ? 0
                              : kind == gt::PairClass::Overlapping ? 1
                              : p.gap == 0.0                       ? 1
@@ -113,8 +115,8 @@ TEST(CollideVerdicts, ThreeDMatchesTheExactReference) {
   for (gt::PairClass kind :
        {gt::PairClass::Distant, gt::PairClass::Touching, gt::PairClass::Overlapping}) {
     for (int i = 0; i < 400; ++i) {
-      const gt::PolytopePair p = gt::make_sphere_pair(kSeed3d + 1, static_cast<std::uint64_t>(i),
-                                                      4 + i % 13, kind);
+      const gt::PolytopePair p =
+          gt::make_sphere_pair(kSeed3d + 1, static_cast<std::uint64_t>(i), 4 + i % 13, kind);
       const gt::ReferenceResult ref = gt::reference_query(p.world_a(), p.world_b());
       const gjk::CollisionResult r =
           gjk::collide(hull(p.points_a), p.pose_a, hull(p.points_b), p.pose_b);
@@ -142,12 +144,12 @@ TEST(CollideVerdicts, ThreeDDegenerateShapesAndExactContacts) {
       {Vec3(-1, -1, 0), Vec3(1, -1, 0), Vec3(1, 1, 0), Vec3(-1, 1, 0)},
       {Vec3(-1, -1, -1), Vec3(1, -1, -1), Vec3(1, 1, -1), Vec3(-1, 1, -1), Vec3(-1, -1, 1),
        Vec3(1, -1, 1), Vec3(1, 1, 1), Vec3(-1, 1, 1)},
-      {Vec3(0, 0, 1), Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0),
-       Vec3(0, 0, -1)},
+      {Vec3(0, 0, 1), Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 1, 0), Vec3(0, -1, 0), Vec3(0, 0, -1)},
   };
   // Contact directions (B placed along them so its support touches A's at the given gap).
   const std::vector<Vec3> directions = {Vec3(0, 0, 1), Vec3(1, 0, 0), Vec3(1, 1, 0).normalized(),
-                                        Vec3(1, 1, 1).normalized(), Vec3(0.3, -0.2, 0.9).normalized()};
+                                        Vec3(1, 1, 1).normalized(),
+                                        Vec3(0.3, -0.2, 0.9).normalized()};
   const std::vector<double> gaps = {0.0, 1e-16, 1e-15, 1e-10, 1e-6, 0.5, -1e-10, -1e-3};
   Counts counts;
   for (std::size_t ia = 0; ia < shapes.size(); ++ia) {
@@ -156,7 +158,8 @@ TEST(CollideVerdicts, ThreeDDegenerateShapesAndExactContacts) {
       for (const Vec3& u : directions) {
         for (int turn = 0; turn < 2; ++turn) {
           Pose pb = Pose::Identity();
-          if (turn == 1) pb.linear() = Eigen::AngleAxisd(0.7, Vec3(0.2, 1, 0.3).normalized()).toRotationMatrix();
+          if (turn == 1)
+            pb.linear() = Eigen::AngleAxisd(0.7, Vec3(0.2, 1, 0.3).normalized()).toRotationMatrix();
           // A's highest vertex along u and B's lowest (rotated) are made to meet, then moved
           // apart by `gap` along u: the distance is then exactly the gap when it is >= 0.
           Vec3 top_a = shapes[ia][0], bottom_b = pb.linear() * shapes[ib][0];
@@ -196,12 +199,80 @@ TEST(CollideVerdicts, BoxesAgainstHulls) {
     const Shape box(gjk::Box{Vec3(0.4 + 0.1 * (i % 5), 0.3, 0.6)});
     check_pair(box, p.pose_a, hull(p.points_b), p.pose_b, "box pair " + std::to_string(i), -1,
                counts);
-    check_pair(hull(p.points_b), p.pose_b, box, p.pose_a, "hull-box pair " + std::to_string(i),
-               -1, counts);
+    check_pair(hull(p.points_b), p.pose_b, box, p.pose_a, "hull-box pair " + std::to_string(i), -1,
+               counts);
     if (::testing::Test::HasFailure()) return;
   }
   EXPECT_GT(counts.colliding, 0);
   EXPECT_LT(counts.colliding, counts.pairs);
+}
+
+TEST(CollideVerdicts, PlanarDegenerateContactsWithAndWithoutTheAxisTest) {
+  // Polygons in edge-edge, edge-vertex and vertex-vertex contact, at gaps around the touching
+  // tolerance, near and far from the origin (the axis test's rounding grows with the
+  // coordinates, not with the polygons' size): collide() with the axis test, without it, and
+  // distance() must agree, and exact contact must collide.
+  using pl::Vec2;
+  const std::vector<std::vector<Vec2>> shapes = {
+      {Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)},
+      {Vec2(0, 0), Vec2(2, 0), Vec2(1, 1e-3)},  // a sliver
+      {Vec2(1, 0), Vec2(0.5, 0.8660254037844386), Vec2(-0.5, 0.8660254037844386), Vec2(-1, 0),
+       Vec2(-0.5, -0.8660254037844386), Vec2(0.5, -0.8660254037844386)},
+      {Vec2(0, 0), Vec2(3, 0), Vec2(0, 1)},
+  };
+  const std::vector<double> angles = {0.0, 0.25, 0.7853981633974483, 1.3};
+  const std::vector<double> gaps = {0.0, 1e-17, 1e-15, 1e-12, 1e-9, 0.1, -1e-12, -0.05};
+  const std::vector<Vec2> offsets = {Vec2(0, 0), Vec2(1e3, -2e3), Vec2(3e6, 1e6)};
+  pl::Options gjk_only;
+  gjk_only.axes_first = false;
+  int pairs = 0, colliding = 0;
+  for (std::size_t ia = 0; ia < shapes.size(); ++ia) {
+    for (std::size_t ib = 0; ib < shapes.size(); ++ib) {
+      const pl::ConvexPolygon a = pl::ConvexPolygon::from_points(shapes[ia]);
+      const pl::ConvexPolygon b = pl::ConvexPolygon::from_points(shapes[ib]);
+      for (double angle_a : angles) {
+        for (double angle_b : angles) {
+          for (const Vec2& offset : offsets) {
+            const pl::Pose2 pa = pl::make_pose(offset, angle_a);
+            pl::Pose2 pb = pl::make_pose(Vec2::Zero(), angle_b);
+            // Along A's first edge normal (world frame): A's top vertex meets B's bottom one.
+            const Vec2 u = (pa.linear() * Vec2(0, -1)).normalized();
+            Vec2 top = pa * shapes[ia][0], bottom = pb * shapes[ib][0];
+            for (const Vec2& p : shapes[ia]) {
+              if ((pa * p).dot(u) > top.dot(u)) top = pa * p;
+            }
+            for (const Vec2& p : shapes[ib]) {
+              if ((pb * p).dot(u) < bottom.dot(u)) bottom = pb * p;
+            }
+            for (double gap : gaps) {
+              pb.translation() = top - bottom + gap * u;
+              const pl::CollisionResult with_axes = pl::collide(a, pa, b, pb);
+              const pl::CollisionResult without = pl::collide(a, pa, b, pb, gjk_only);
+              const pl::DistanceResult d = pl::distance(a, pa, b, pb);
+              const std::string what = "shapes " + std::to_string(ia) + "/" + std::to_string(ib) +
+                                       " angles " + std::to_string(angle_a) + "/" +
+                                       std::to_string(angle_b) + " offset " +
+                                       std::to_string(offset.x()) + " gap " + std::to_string(gap);
+              EXPECT_EQ(with_axes.collision, d.distance <= 0.0) << what << ": " << d.distance;
+              EXPECT_EQ(without.collision, d.distance <= 0.0) << what << ": " << d.distance;
+              // Exact contact collides; far from the origin a 1e-9 gap is below the rounding
+              // of the coordinates (3e6 * eps = 7e-10), so only the large gap is certain there.
+              if (gap == 0.0 && offset.norm() == 0.0) {
+                EXPECT_TRUE(with_axes.collision) << what;
+              } else if (gap == 0.1) {
+                EXPECT_FALSE(with_axes.collision) << what;
+              }
+              ++pairs;
+              colliding += with_axes.collision ? 1 : 0;
+              if (::testing::Test::HasFailure()) return;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(colliding, pairs / 8);
+  EXPECT_LT(colliding, pairs);
 }
 
 TEST(CollideVerdicts, PlanarMatchesDistanceAndTheClass) {
@@ -215,9 +286,13 @@ TEST(CollideVerdicts, PlanarMatchesDistanceAndTheClass) {
         const pl::ConvexPolygon a = pl::ConvexPolygon::from_points(p.points_a);
         const pl::ConvexPolygon b = pl::ConvexPolygon::from_points(p.points_b);
         const pl::CollisionResult c = pl::collide(a, p.pose_a, b, p.pose_b);
+        pl::Options gjk_only;
+        gjk_only.axes_first = false;
+        const pl::CollisionResult g = pl::collide(a, p.pose_a, b, p.pose_b, gjk_only);
         const pl::DistanceResult d = pl::distance(a, p.pose_a, b, p.pose_b);
         const std::string what = p.describe();
         EXPECT_EQ(c.collision, d.distance <= 0.0) << what << ": distance " << d.distance;
+        EXPECT_EQ(g.collision, d.distance <= 0.0) << what << ": distance " << d.distance;
         if (kind == gt::PairClass::Distant) {
           EXPECT_FALSE(c.collision) << what;
         } else if (kind == gt::PairClass::Overlapping || p.distance == 0.0) {

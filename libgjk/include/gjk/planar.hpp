@@ -64,12 +64,25 @@ enum class SubDistance {
               ///< kept (line test of Fig. 5) and v found on it (eq. 5)
 };
 
+/// Most vertices of the two polygons together for which collide() tries their edge normals as
+/// separating axes before GJK (Options::axes_first). Measured in docs/benchmarks.md (issue 18,
+/// seed 001's data sets): up to 12 + 12 the axis test with early exits is faster than GJK on
+/// distant, touching and overlapping pairs; at 16 + 16 it loses on overlapping pairs (every
+/// axis is tried).
+constexpr int kAxesFirstMaxVertices = 24;
+
 /// Settings of the 2D queries.
 struct Options {
   int max_iterations = 64;   ///< iteration cap (Status::MaxIterations when reached)
   double tolerance = 1e-12;  ///< relative duality gap (seed 001 Alg. 1's epsilon)
   SupportMethod support = SupportMethod::Auto;       ///< scan or hill climbing (seed 001)
   SubDistance sub_distance = SubDistance::Barycode;  ///< the simplex step
+  /// collide() only: when both polygons have 3 vertices or more and kAxesFirstMaxVertices or
+  /// fewer together, test their edge normals as separating axes first (seed 001's SAT, with early
+  /// exits). An axis decides only with a margin: a gap beyond the touching distance (apart), or
+  /// every axis overlapping by more than the rounding of its test (overlap); anything closer goes
+  /// to GJK (Alg. 6), so the verdicts are GJK's. False runs Alg. 6 alone.
+  bool axes_first = true;
 };
 
 /// Distance between two convex polygons (seed 001, Alg. 1).
@@ -99,8 +112,10 @@ struct CollisionResult {
 DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                         const Pose2& pose_b, const Options& options = {});
 
-/// Seed 001 Alg. 6: exits at the first separating line (v.w > 0) or when the new support falls
-/// in the vertical angle of the current edge (Fig. 2(b)).
+/// Seed 001 Alg. 6: exits at the first separating line clearing the touching distance or when
+/// the new support falls in the vertical angle of the current edge (Fig. 2(b)); small polygons
+/// try their edge normals first (Options::axes_first). Touching counts as collision, as
+/// distance() == 0 does.
 CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                         const Pose2& pose_b, const Options& options = {});
 
