@@ -89,7 +89,7 @@ void bind_planar(py::module_& m) {
           "The simplex step (SubDistance): seed 001's barycode or seed 002's refine_set.")
       .def_readwrite("axes_first", &pl::Options::axes_first,
                      "collide() only: test the polygons' edge normals as separating axes before "
-                     "GJK when both have 3 or more vertices and 24 or fewer together (the same "
+                     "GJK when both have 3 or more vertices and 16 or fewer together (the same "
                      "verdicts, faster on small polygons). False runs seed 001's Alg. 6 alone.");
 
   py::class_<pl::ConvexPolygon>(m, "ConvexPolygon",

@@ -66,10 +66,10 @@ enum class SubDistance {
 
 /// Most vertices of the two polygons together for which collide() tries their edge normals as
 /// separating axes before GJK (Options::axes_first). Measured in docs/benchmarks.md (issue 18,
-/// seed 001's data sets): up to 12 + 12 the axis test with early exits is faster than GJK on
-/// distant, touching and overlapping pairs; at 16 + 16 it loses on overlapping pairs (every
-/// axis is tried).
-constexpr int kAxesFirstMaxVertices = 24;
+/// seed 001's data sets): up to 8 + 8 the axis test with early exits is faster than GJK on
+/// distant, touching and overlapping pairs; at 12 + 12 it still wins on distant and touching
+/// pairs but loses on overlapping ones (most axes scan several vertices before their exit).
+constexpr int kAxesFirstMaxVertices = 16;
 
 /// Settings of the 2D queries.
 struct Options {
