@@ -182,6 +182,31 @@ inline void remember(const GjkOutcome& g, WarmStart& cache, int hint_a, int hint
   }
 }
 
+/// A certified lower bound on the cores' distance that clears the touching distance, with the
+/// loop's relative tolerance: only such a bound may end a boolean query as "apart" (touching
+/// counts as collision).
+inline bool clears_touch(double lower, const QueryOptions& options, double touch) {
+  return lower - options.tolerance * lower > touch;
+}
+
+/// The boolean query's one-support exit: the first support w0, taken along -start, already
+/// proves separation when it lies beyond the origin along `start` (every x in A-B has
+/// x.start >= w0.start; seed 001 Alg. 6 applied to the start direction; issue 18 item 3: a
+/// distant pair is decided by one support call, not two and a simplex step). Taken only when the
+/// bound clears the touching distance. Fills `out` (start as v, with length |w0|, an upper bound,
+/// so -v / upper is the certified separating normal) and returns true when it does.
+inline bool separated_by_start(const Vec3& start, const Vec3& w0, const QueryOptions& options,
+                               double touch, GjkOutcome& out) {
+  const double start_norm = start.norm();
+  const double lower = start.dot(w0) / start_norm;
+  if (!clears_touch(lower, options, touch)) return false;
+  out.upper = w0.norm();
+  out.lower = std::min(lower, out.upper);
+  out.v = start * (out.upper / start_norm);
+  out.iterations = 1;
+  return true;
+}
+
 /// The exact GJK loop: the closest point of the simplex by the chosen sub-distance solver.
 template <class MD>
 GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode,
@@ -232,27 +257,12 @@ GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode
     first.push_back(md.support(-start));
     first.lambda[0] = 1.0;
     v = first.points[0].w;
-    if (mode == GjkMode::Boolean) {
-      // The first support already proves separation when it lies beyond the origin along the
-      // start direction: every x in A-B has x.start >= w0.start > 0 (seed 001 Alg. 6 applied to
-      // the start direction; issue 18 item 3: a distant pair is decided by one support call,
-      // not two and a simplex step). Taken only when the bound also exceeds what the loop could
-      // still call touching (|v| <= touch, or the stop test with lower <= 0 needing
-      // |v| (1 - tolerance) <= touch): the loop, which never sees |v| < lower, would then
-      // have reported the pair apart as well, unless rounding stopped it (no progress, the
-      // iteration cap) before it found a plane of its own, where the certified plane is the
-      // better answer. The start direction is returned as v, with length |w0| (an upper
-      // bound), so -v / upper is the certified separating normal.
-      const double start_norm = start.norm();
-      const double lower = start.dot(v) / start_norm;
-      if (lower - options.tolerance * lower > touch) {
-        out.upper = v.norm();
-        out.lower = std::min(lower, out.upper);
-        out.v = start * (out.upper / start_norm);
-        out.iterations = 1;
-        return out;
-      }
-    }
+    // A boolean query may end here (separated_by_start), when the bound also exceeds what the
+    // loop could still call touching (|v| <= touch, or the stop test with lower <= 0 needing
+    // |v| (1 - tolerance) <= touch): the loop, which never sees |v| < lower, would then have
+    // reported the pair apart as well, unless rounding stopped it (no progress, the iteration
+    // cap) before it found a plane of its own, where the certified plane is the better answer.
+    if (mode == GjkMode::Boolean && separated_by_start(start, v, options, touch, out)) return out;
   }
   double v_norm = v.norm();
   out.upper = v_norm;
@@ -272,9 +282,7 @@ GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode
     // within it goes on to the distance's own stop tests (the plain vw > 0 exit reported 6-8 %
     // of the exactly touching pairs of the 3D benchmark set apart while distance() found them
     // touching: rounding leaves vw ~ 1e-17 on either side).
-    if (mode == GjkMode::Boolean && vw > 0.0 && out.lower - options.tolerance * out.lower > touch) {
-      break;
-    }
+    if (mode == GjkMode::Boolean && vw > 0.0 && clears_touch(out.lower, options, touch)) break;
     // Threshold: a certified lower bound at or above the threshold answers "not closer". It
     // must be positive: overlap counts as closer, so closer_than(0) (and any threshold <= 0)
     // has to run until a separating plane (lower > 0) or the overlap is found.
@@ -530,17 +538,7 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
   if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
   SupportPoint s = md.support(-start);
   iterations = 1;
-  {
-    const double start_norm = start.norm();
-    const double lower = start.dot(s.w) / start_norm;
-    if (lower - options.tolerance * lower > touch) {
-      out.upper = s.w.norm();
-      out.lower = std::min(lower, out.upper);
-      out.v = start * (out.upper / start_norm);
-      out.iterations = 1;
-      return true;
-    }
-  }
+  if (separated_by_start(start, s.w, options, touch, out)) return true;
   x.push_back(s);
   Vec3 d = -s.w;
   double dd = d.squaredNorm();
@@ -554,7 +552,7 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
     if (wd < 0.0) {  // every x in A - B has x.d <= w.d < 0: a separating plane
       const double d_norm = std::sqrt(dd);
       const double lower = -wd / d_norm;
-      if (!(lower - options.tolerance * lower > touch)) break;  // within touching distance
+      if (!clears_touch(lower, options, touch)) break;  // within touching distance
       double nearest2 = s.w.squaredNorm();  // an upper bound: the nearest known point of A - B
       for (int i = 0; i < x.size; ++i)
         nearest2 = std::min(nearest2, x.w[static_cast<size_t>(i)].squaredNorm());

@@ -289,21 +289,14 @@ Extent extent_of(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& 
   return out;
 }
 
-/// The extent and the one-point simplex both loops start from: the support towards the origin
-/// from the difference of the centres.
-struct Start {
-  double scale, touch;
-  Simplex simplex;
-};
-
-Start first_support(const Pair& pair, const Extent& extent) {
-  Start out;
-  out.scale = extent.scale;
-  out.touch = extent.touch;
+/// The one-point simplex both loops start from: the support towards the origin from the
+/// difference of the centres.
+Simplex first_support(const Pair& pair, const Extent& extent) {
+  Simplex out;
   const Vec2& centre = extent.centre;
-  out.simplex.p[0] =
-      pair.support(centre.squaredNorm() > out.touch * out.touch ? Vec2(-centre) : Vec2(-1.0, 0.0));
-  out.simplex.size = 1;
+  out.p[0] = pair.support(centre.squaredNorm() > extent.touch * extent.touch ? Vec2(-centre)
+                                                                             : Vec2(-1.0, 0.0));
+  out.size = 1;
   return out;
 }
 
@@ -458,9 +451,9 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     return r;
   }
   const Pair pair = make_pair(a, pose_a, b, pose_b, options);
-  const Start start = first_support(pair, extent_of(pair, a, b));
-  const double scale = start.scale, touch = start.touch;
-  Simplex s = start.simplex;
+  const Extent extent = extent_of(pair, a, b);
+  const double scale = extent.scale, touch = extent.touch;
+  Simplex s = first_support(pair, extent);
   Vec2 v = s.p[0].w;
   double v_norm = v.norm();
   bool overlap = false;
@@ -598,8 +591,7 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
       return r;
     }
   }
-  const Start start = first_support(pair, extent);
-  Simplex s = start.simplex;
+  Simplex s = first_support(pair, extent);
   Vec2 v = s.p[0].w;
   int k = 0;
   for (; k < options.max_iterations; ++k) {
