@@ -641,9 +641,57 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
   std::fflush(stdout);
 }
 
+/// One obstacle moved every control cycle (a tracked object in the cell): the move alone, a
+/// cycle of move + update(q) + in_collision() on one long-lived context, and the same cycle with
+/// a new context per move (what a caller had to do while every edit retired the contexts).
+enum class MoveRun { Move, Cycle, CycleNewContext };
+
+void time_move(benchmark::State& state, int n, MoveRun run) {
+  static std::map<int, std::unique_ptr<CollisionWorld>> worlds;  // edited by the runs: their own
+  auto& world = worlds[n];
+  if (!world)
+    world = std::make_unique<CollisionWorld>(
+        panda(), random_boxes(n, kSeedWorld + 11 + static_cast<std::uint64_t>(n), 1.0),
+        gjk::robots::acm_from_srdf(panda(), panda_srdf()));
+  static const std::vector<Eigen::VectorXd> path = smooth_path(panda(), kSeedWorld + 1, 64);
+  std::vector<Pose> poses(64, Pose::Identity());  // box0 circling in front of the arm
+  for (size_t k = 0; k < poses.size(); ++k) {
+    const double t =
+        2.0 * std::acos(-1.0) * static_cast<double>(k) / static_cast<double>(poses.size());
+    poses[k].translation() = Vec3(0.5 + 0.2 * std::cos(t), 0.2 * std::sin(t), 0.6);
+    poses[k].linear() = Eigen::AngleAxisd(t, Vec3::UnitZ()).toRotationMatrix();
+  }
+  const std::string moved = world->obstacles()[0].name;
+  WorldContext ctx(*world);
+  size_t i = 0;
+  double sink = 0.0;
+  for (auto _ : state) {
+    world->move_obstacle(moved, poses[i % poses.size()]);
+    const Eigen::VectorXd& q = path[i % path.size()];
+    if (run == MoveRun::Cycle) {
+      ctx.update(q);
+      sink += ctx.in_collision(0.0) ? 1.0 : 0.0;
+    } else if (run == MoveRun::CycleNewContext) {
+      WorldContext fresh(*world);
+      fresh.update(q);
+      sink += fresh.in_collision(0.0) ? 1.0 : 0.0;
+    }
+    ++i;
+  }
+  benchmark::DoNotOptimize(sink);
+  set_per_query_counters(state, 1);
+}
+
 }  // namespace
 
 void register_world() {
+  for (const int n : {4, 100, 1000, 10000})
+    for (const auto& [name, run] :
+         {std::pair{"move_obstacle", MoveRun::Move}, std::pair{"move+validity", MoveRun::Cycle},
+          std::pair{"move+new-context+validity", MoveRun::CycleNewContext}})
+      benchmark::RegisterBenchmark(
+          ("world/move/" + std::to_string(n) + "/" + name).c_str(),
+          [n, run = run](benchmark::State& state) { time_move(state, n, run); });
   for (size_t k = 0; k < obstacle_counts().size(); ++k)
     for (size_t r = 0; r < runs().size(); ++r)
       benchmark::RegisterBenchmark(

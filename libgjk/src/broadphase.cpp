@@ -232,6 +232,15 @@ void AabbTree::remove(int leaf) {
   release(leaf);
 }
 
+int AabbTree::move(int leaf, const Aabb& box) {
+  if (leaf < 0 || leaf >= static_cast<int>(nodes_.size()) ||
+      nodes_[static_cast<size_t>(leaf)].left != -1)
+    return -1;
+  const int id = nodes_[static_cast<size_t>(leaf)].id;
+  remove(leaf);
+  return insert(box, id);
+}
+
 int AabbTree::height() const {
   if (root_ < 0) return -1;
   int deepest = 0;

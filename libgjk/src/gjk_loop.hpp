@@ -25,8 +25,13 @@ struct GjkOutcome {
   Simplex simplex;        ///< final simplex (A's frame), lambdas set
   Vec3 v = Vec3::Zero();  ///< closest point of the cores' difference to the origin
   double lower = 0.0;     ///< certified lower bound on the cores' distance
-  double upper = 0.0;     ///< |v|, an upper bound
-  bool overlap = false;   ///< the cores touch or overlap (origin enclosed, or |v| ~ 0)
+  /// The direction whose support plane gave `lower`: every x in A - B has
+  /// x.lower_v >= lower |lower_v|, so -lower_v / |lower_v| is a certified separating normal
+  /// (from A towards B) whenever lower > 0. Near contact it is not v's direction: v is good to
+  /// ~eps |w| / |v| only, and the loop's last v need not be the one that set the bound.
+  Vec3 lower_v = Vec3::Zero();
+  double upper = 0.0;    ///< |v|, an upper bound
+  bool overlap = false;  ///< the cores touch or overlap (origin enclosed, or |v| ~ 0)
   int iterations = 0;
   Status status = Status::Converged;
   double scale = 1.0;         ///< size of the Minkowski difference, for tolerances
@@ -203,6 +208,7 @@ inline bool separated_by_start(const Vec3& start, const Vec3& w0, const QueryOpt
   out.upper = w0.norm();
   out.lower = std::min(lower, out.upper);
   out.v = start * (out.upper / start_norm);
+  out.lower_v = out.v;
   out.iterations = 1;
   return true;
 }
@@ -276,7 +282,11 @@ GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode
     }
     const SupportPoint w = md.support(-v);
     const double vw = v.dot(w.w);
-    out.lower = std::max(out.lower, vw / v_norm);  // every x in A-B has x.v >= w.v
+    const double plane = vw / v_norm;  // every x in A-B has x.v >= w.v
+    if (plane > out.lower) {
+      out.lower = plane;
+      out.lower_v = v;
+    }
     // A separating plane (seed 001 Alg. 6) ends a boolean query only when it clears the
     // touching distance, as the start's exit does: touching counts as collision. A plane
     // within it goes on to the distance's own stop tests (the plain vw > 0 exit reported 6-8 %
@@ -559,6 +569,7 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
       out.upper = std::sqrt(nearest2);
       out.lower = std::min(lower, out.upper);
       out.v = d * (-out.upper / d_norm);
+      out.lower_v = out.v;
       out.iterations = iterations;
       return true;
     }

@@ -55,13 +55,17 @@ auto query(PyWorld& w, ContextSlot& s, const Eigen::VectorXd* q, F&& f) {
   return f(*s.context, static_cast<const rb::CollisionWorld&>(*w.world));
 }
 
-// Edits the world exclusively (waiting for running queries without holding the GIL).
+// Edits the world exclusively (waiting for running queries without holding the GIL). Every
+// edit but a move retires the contexts: a moved obstacle is read at query time, and the C++
+// contexts keep their warm starts across move_obstacle (the base pose is part of update(q), so
+// set_base_pose retires them, and a context's next query needs a q).
+enum class Retire : bool { No, Yes };
 template <class F>
-void edit(PyWorld& w, F&& f) {
+void edit(PyWorld& w, F&& f, Retire retire = Retire::Yes) {
   py::gil_scoped_release release;
   std::unique_lock lock(w.mutex);
   f(*w.world);
-  ++w.generation;
+  if (retire == Retire::Yes) ++w.generation;
 }
 
 // Reads the world (shared lock) with the GIL held: no edit can be waiting on the GIL, since
@@ -309,7 +313,8 @@ allowed-collision matrix, the objects the robot holds, and a broadphase over the
 Queries take a joint vector q ((num_positions,) array) and run without the GIL. The world's own
 query methods share one WorldContext (warm starts) and run one at a time; for queries from
 several threads at once give each thread a WorldContext(world). Edits (add_obstacle, attach...)
-wait for running queries; contexts notice an edit and start cold.)doc")
+wait for running queries; contexts notice an edit and start cold, except after move_obstacle,
+which updates the broadphase in place and keeps every context's warm starts.)doc")
       .def(py::init([](const rb::RobotModel& robot, std::optional<rb::Scene> scene,
                        std::optional<rb::AllowedCollisionMatrix> acm) {
              auto w = std::make_shared<PyWorld>();
@@ -431,7 +436,8 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           "move_obstacle",
           [](PyWorld& w, const std::string& name, ArrayLike pose) {
             const gjk::Pose p = to_pose(pose, "pose");
-            edit(w, [&](rb::CollisionWorld& cw) { cw.move_obstacle(name, p); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.move_obstacle(name, p); }, Retire::No);
           },
           arg("name"), arg("pose"), "Moves the obstacle(s) `name` to `pose` ((4, 4)).")
       .def(

@@ -8,6 +8,7 @@
 #include "gjk/robots/obstacle_queries.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <set>
@@ -30,6 +31,19 @@ Aabb obstacle_box(const Obstacle& o) {
   for (int corner = 0; corner < 8; ++corner)
     box.extend(o.pose * local.corner(static_cast<Eigen::AlignedBox3d::CornerType>(corner)));
   return box;
+}
+
+/// Whether every query of a convex obstacle may skip the engine's input checks.
+bool obstacle_prechecked(const Obstacle& o) {
+  return o.kind() == ObstacleKind::Convex && prechecked::shape_ok(o.shape) &&
+         prechecked::pose_ok(o.pose);
+}
+
+/// A fresh value for CollisionWorld::layout_stamp(): distinct across every world of the
+/// process, so a context can never mistake another world's layout for its own.
+std::uint64_t next_layout_stamp() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
 }
 
 /// A pair's answer as closest() and distances() report it (the gradient is added apart).
@@ -132,15 +146,22 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
 }
 
 void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
-  bool found = false;
-  for (Obstacle& o : scene_.obstacles) {
-    if (o.name == name || o.object == name) {
-      o.pose = pose;
-      found = true;
-    }
+  if (!pose.matrix().allFinite())
+    throw std::invalid_argument("move_obstacle: the pose for '" + name + "' is not finite");
+  const auto named = obstacles_by_name_.find(name);
+  if (named == obstacles_by_name_.end())
+    throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
+  // Only the moved obstacles' boxes and flags change: the pair lists depend on names, not
+  // poses (a full rebuild copied the robot model and re-ran the matrix over every pair, and it
+  // retired every context's warm starts).
+  for (const int index : named->second) {
+    const auto o = static_cast<size_t>(index);
+    Obstacle& obstacle = scene_.obstacles[o];
+    obstacle.pose = pose;
+    obstacle_boxes_[o] = obstacle_box(obstacle);
+    obstacle_leaf_[o] = tree_.move(obstacle_leaf_[o], obstacle_boxes_[o]);
+    obstacle_prechecked_[o] = obstacle_prechecked(obstacle) ? 1 : 0;
   }
-  if (!found) throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
-  rebuild();
 }
 
 void CollisionWorld::attach(AttachedObject object) {
@@ -216,10 +237,14 @@ const std::string& CollisionWorld::part_name(int shape) const {
 void CollisionWorld::rebuild() {
   model_ = robot_.with_attached(scene_.attached);
   std::set<std::string> names;
-  for (Obstacle& o : scene_.obstacles) {
+  obstacles_by_name_.clear();
+  for (size_t i = 0; i < scene_.obstacles.size(); ++i) {
+    Obstacle& o = scene_.obstacles[i];
     if (o.object.empty()) o.object = o.name;  // a convex obstacle made in code is its own object
     if (!names.insert(o.name).second)
       throw std::invalid_argument("obstacle name '" + o.name + "' is used twice");
+    obstacles_by_name_[o.name].push_back(static_cast<int>(i));
+    if (o.object != o.name) obstacles_by_name_[o.object].push_back(static_cast<int>(i));
   }
   const auto& shapes = model_.collision_shapes();
   // Self pairs: two shapes on different links (or a held object and a link) that the matrix
@@ -256,6 +281,8 @@ void CollisionWorld::rebuild() {
     boxes.emplace_back(obstacle_boxes_.back(), static_cast<int>(o));
   }
   tree_.build(boxes);  // balanced at once: the world changes rarely, queries are many
+  obstacle_leaf_.assign(obstacles, -1);
+  tree_.for_each_leaf([&](int id, int leaf) { obstacle_leaf_[static_cast<size_t>(id)] = leaf; });
   shape_local_centres_.clear();
   shape_local_halves_.clear();
   shape_prechecked_.clear();
@@ -267,17 +294,15 @@ void CollisionWorld::rebuild() {
   }
   obstacle_prechecked_.clear();
   for (const Obstacle& o : scene_.obstacles)
-    obstacle_prechecked_.push_back(o.kind() == ObstacleKind::Convex &&
-                                           prechecked::shape_ok(o.shape) &&
-                                           prechecked::pose_ok(o.pose)
-                                       ? 1
-                                       : 0);
+    obstacle_prechecked_.push_back(obstacle_prechecked(o) ? 1 : 0);
+  layout_stamp_ = next_layout_stamp();
 }
 
 // ---------------------------------------------------------------------------------------------
 
 WorldContext::WorldContext(const CollisionWorld& world)
     : world_(&world),
+      layout_stamp_(world.layout_stamp()),
       ws_(world.model()),
       poses_(world.model().collision_shapes().size(), Pose::Identity()),
       boxes_(world.model().collision_shapes().size()),
@@ -294,6 +319,14 @@ WorldContext::WorldContext(const CollisionWorld& world)
   obstacle_warm_owner_.assign(slots, 0);
   pose_prechecked_.assign(world.model().collision_shapes().size(), kUnchecked);
   obstacle_hits_.resize(slots);
+}
+
+void WorldContext::check_layout() const {
+  if (world_->layout_stamp() != layout_stamp_)
+    throw std::logic_error(
+        "WorldContext: the world was edited after this context was made (an obstacle added or "
+        "removed, an object attached or detached, or a new allowed-collision matrix); make a "
+        "new WorldContext");
 }
 
 size_t WorldContext::obstacle_slot(int shape, int obstacle) {
@@ -313,6 +346,7 @@ size_t WorldContext::obstacle_slot(int shape, int obstacle) {
 }
 
 void WorldContext::update(const Eigen::VectorXd& q) {
+  check_layout();
   const RobotModel& model = world_->model();
   forward_kinematics(model, q, ws_);
   const auto& shapes = model.collision_shapes();
@@ -354,11 +388,13 @@ void WorldContext::ensure_tight_boxes() {
 }
 
 const std::vector<Aabb>& WorldContext::shape_boxes() {
+  check_layout();
   ensure_tight_boxes();
   return boxes_;
 }
 
 bool WorldContext::in_collision(double margin, const QueryOptions& query) {
+  check_layout();
   // Loose boxes unless a distance query already made tight ones: validity needs no more.
   const std::vector<Aabb>& boxes = tight_ ? boxes_ : loose_boxes_;
   const auto& shapes = world_->model().collision_shapes();
@@ -395,6 +431,7 @@ bool WorldContext::in_collision(double margin, const QueryOptions& query) {
 }
 
 ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool gradient) {
+  check_layout();
   const auto& shapes = world_->model().collision_shapes();
   const auto& obstacles = world_->obstacles();
   const bool options_ok = prechecked::options_ok(query);
@@ -517,6 +554,7 @@ ClosestPair WorldContext::closest(double cutoff, const QueryOptions& query, bool
 
 void WorldContext::distances(double cutoff, bool self, bool gradients, const QueryOptions& query,
                              std::vector<ClosestPair>& out) {
+  check_layout();
   // Without a cutoff every checked pair is measured: the boxes would prune nothing.
   if (std::isfinite(cutoff)) ensure_tight_boxes();
   const auto& shapes = world_->model().collision_shapes();
@@ -599,6 +637,7 @@ bool WorldContext::measure_obstacle_pair(size_t s, int o, double cutoff, bool op
 
 bool WorldContext::pair_distance(int shape, int obstacle, double cutoff, bool gradient,
                                  const QueryOptions& query, ClosestPair& out) {
+  check_layout();
   if (shape < 0 || static_cast<size_t>(shape) >= poses_.size() || obstacle < 0 ||
       static_cast<size_t>(obstacle) >= world_->obstacles().size()) {
     throw std::out_of_range("WorldContext::pair_distance: no pair (shape " + std::to_string(shape) +

@@ -186,6 +186,43 @@ TEST(Broadphase, TreeQueriesEqualBruteForceThroughBuildsInsertsAndRemovals) {
   }
 }
 
+// move(): a built tree whose leaves move (small steps and jumps, many times each), found by
+// for_each_leaf, answers as brute force over the current boxes and keeps its depth usable.
+TEST(Broadphase, MovedLeavesKeepQueriesExact) {
+  Rng rng(9);
+  for (const int count : {1, 3, 50, 1000}) {
+    std::vector<std::pair<Aabb, int>> boxes;
+    for (int i = 0; i < count; ++i) boxes.emplace_back(random_box(rng, 10), i);
+    AabbTree tree;
+    tree.build(boxes);
+    std::vector<int> leaf(static_cast<size_t>(count), -1);
+    tree.for_each_leaf([&](int id, int handle) { leaf[static_cast<size_t>(id)] = handle; });
+    for (int handle : leaf) ASSERT_GE(handle, 0);
+    for (int step = 0; step < 20 * count; ++step) {
+      const auto i = static_cast<size_t>(rng.uniform(0, count - 1e-9));
+      Aabb& b = boxes[i].first;
+      if (step % 5 == 0) {
+        b = random_box(rng, 10);  // a jump
+      } else {
+        const Vec3 d(rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2));
+        b = Aabb(b.min() + d, b.max() + d);
+      }
+      leaf[i] = tree.move(leaf[i], b);
+      ASSERT_GE(leaf[i], 0);
+    }
+    EXPECT_EQ(tree.size(), count);
+    EXPECT_EQ(tree.move(-1, boxes[0].first), -1);  // not a leaf
+    EXPECT_LE(tree.height(), 4 * static_cast<int>(std::ceil(std::log2(count + 1))) + 2) << count;
+    expect_tree_matches(tree, boxes, rng);
+    int listed = 0;
+    tree.for_each_leaf([&](int id, int handle) {
+      EXPECT_EQ(leaf[static_cast<size_t>(id)], handle);
+      ++listed;
+    });
+    EXPECT_EQ(listed, count);
+  }
+}
+
 TEST(Broadphase, SortedInsertionStaysUsable) {
   // Boxes inserted in sorted order along a line: the insertion cost keeps the tree shallow
   // enough for the traversal stack, and queries stay exact.

@@ -70,17 +70,20 @@ void check_pair(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
   counts.colliding += cold.collision ? 1 : 0;
   if (!cold.collision) {
     // The reported direction certifies the verdict: a unit normal from A towards B with A
-    // below and B above (up to rounding of the vertices' world coordinates). Checked where the
-    // gap exceeds 1e-6: when the exact loop decides, the direction is its last closest point v,
-    // whose direction is good to ~eps |w| / |v| only, ~1e-7 rad at a 1e-9 gap, so a plane
-    // normal to it can miss by more than the gap (the ASan build found make_sphere_pair(143,
-    // 4, Touching), 1e-9 apart, with a slab overlap of 1.9e-7; not fixed, see the stop 34 note).
+    // below and B above (up to rounding of the vertices' world coordinates), at every gap. The
+    // exact loop's answer too: it reports the plane that set its lower bound, not its last
+    // closest point v (good to ~eps |w| / |v| only: the clang ASan build found
+    // make_sphere_pair(143, 4, Touching), 1e-9 apart, where v's plane missed by 1.9e-7).
     const Vec3 n = cold.separating_direction;
     EXPECT_NEAR(n.norm(), 1.0, 1e-12) << what;
     const auto* ha = std::get_if<gjk::ConvexPolytope>(&a.geometry);
     const auto* hb = std::get_if<gjk::ConvexPolytope>(&b.geometry);
-    if (ha != nullptr && hb != nullptr && d.distance > 1e-6) {
-      EXPECT_LE(slab_overlap(world_vertices(*ha, pa), world_vertices(*hb, pb), n), 1e-13) << what;
+    if (ha != nullptr && hb != nullptr) {
+      const std::vector<Vec3> wa = world_vertices(*ha, pa), wb = world_vertices(*hb, pb);
+      EXPECT_LE(slab_overlap(wa, wb, n), 1e-13) << what;
+      ASSERT_FALSE(exact.collision) << what;
+      EXPECT_NEAR(exact.separating_direction.norm(), 1.0, 1e-12) << what;
+      EXPECT_LE(slab_overlap(wa, wb, exact.separating_direction), 1e-13) << what;
     }
   }
 }

@@ -404,3 +404,153 @@ TEST(BasePose, BadPosesAreRejectedAndSetBasePoseMovesTheWorldRobot) {
   moved_ctx.update(q);
   EXPECT_NEAR(nearest_wall(moved_ctx), far - 1.0, 1e-9);
 }
+
+namespace {
+
+/// Every obstacle whose box overlaps `box`, by the tree and by a scan of the boxes.
+void expect_tree_matches_boxes(const CollisionWorld& world, const Aabb& box,
+                               const std::string& what) {
+  std::vector<int> by_tree, by_scan;
+  world.obstacle_tree().query(box, [&](int id) {
+    by_tree.push_back(id);
+    return true;
+  });
+  for (size_t o = 0; o < world.obstacle_boxes().size(); ++o)
+    if (world.obstacle_boxes()[o].intersects(box)) by_scan.push_back(int(o));
+  std::sort(by_tree.begin(), by_tree.end());
+  EXPECT_EQ(by_tree, by_scan) << what;
+}
+
+Pose random_pose(std::mt19937& rng, const Vec3& centre, double reach) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Pose p = Pose::Identity();
+  p.translation() = centre + reach * Vec3(unit(rng), unit(rng), unit(rng));
+  p.linear() = Eigen::AngleAxisd(3.0 * unit(rng), Vec3(unit(rng), unit(rng), 1).normalized())
+                   .toRotationMatrix();
+  return p;
+}
+
+}  // namespace
+
+// move_obstacle updates the broadphase in place and keeps the contexts: after each move (small
+// steps of a tracked object, jumps across the cell, moves into the arm) one long-lived context
+// answers as brute force over every pair does, and as a world built afresh from the same scene;
+// the tree holds exactly the obstacles' new boxes.
+TEST(MoveObstacle, ContextsSurviveMovesAndAnswerAsAFreshWorld) {
+  std::mt19937 rng(41);
+  for (const int count : {6, 300}) {
+    CollisionWorld world(panda(), random_obstacles(rng, count, 0.3));
+    const std::uint64_t stamp = world.layout_stamp();
+    WorldContext ctx(world);
+    Eigen::VectorXd q = random_q(world.robot(), rng);
+    int colliding = 0;
+    for (int trial = 0; trial < 80; ++trial) {
+      const int moves = 1 + trial % 3;
+      for (int m = 0; m < moves; ++m) {
+        const size_t o =
+            std::uniform_int_distribution<size_t>(0, world.obstacles().size() - 1)(rng);
+        const Obstacle& obstacle = world.obstacles()[o];
+        const Pose to = trial % 4 == 0 ? random_pose(rng, Vec3(0, 0, 0.5), 1.0)  // a jump
+                        : trial % 4 == 1
+                            ? random_pose(rng, ctx.workspace().link_poses.back().translation(),
+                                          0.2)                                      // near the hand
+                            : random_pose(rng, obstacle.pose.translation(), 0.02);  // a step
+        world.move_obstacle(obstacle.name, to);
+        ASSERT_TRUE(world.obstacles()[o].pose.isApprox(to, 0.0));
+        ASSERT_TRUE(world.obstacle_boxes()[o].isApprox(bounding_box(obstacle.shape, to), 0.0));
+      }
+      EXPECT_EQ(world.layout_stamp(), stamp);
+      if (trial % 2 == 0) q = random_q(world.robot(), rng);
+      ctx.update(q);
+      const std::string what = std::to_string(count) + " obstacles, trial " + std::to_string(trial);
+      const double expected = brute_force_minimum(world, ctx);
+      colliding += expected < 0.0;
+      const ClosestPair best = ctx.closest();
+      ASSERT_NEAR(best.pair.distance, expected, 1e-9) << what;
+      for (const double margin : {0.0, 0.02}) {
+        if (std::abs(expected - margin) > 1e-9) {
+          ASSERT_EQ(ctx.in_collision(margin), expected < margin) << what << ", margin " << margin;
+        }
+      }
+      CollisionWorld fresh(panda(), world.scene());
+      WorldContext fresh_ctx(fresh);
+      fresh_ctx.update(q);
+      ASSERT_NEAR(fresh_ctx.closest().pair.distance, best.pair.distance, 1e-12) << what;
+      for (int probe = 0; probe < 4; ++probe) {
+        const Vec3 c = random_pose(rng, Vec3(0, 0, 0.5), 1.0).translation();
+        expect_tree_matches_boxes(world, Aabb(c, c + Vec3::Constant(0.3)), what);
+      }
+    }
+    EXPECT_GT(colliding, 0) << count;
+    EXPECT_EQ(world.obstacle_tree().size(), count);
+  }
+}
+
+// Meshes and occupied cells move as convex obstacles do.
+TEST(MoveObstacle, MeshShelfAndPointCloudInThePandaCell) {
+  const RobotModel robot = panda();
+  CollisionWorld world(robot, load_scene(kScenes + "/panda_cell.yaml"),
+                       acm_from_srdf(robot, load_srdf(kShared + "/panda/panda.srdf", robot)));
+  WorldContext ctx(world);
+  std::mt19937 rng(43);
+  int moved = 0;
+  for (const Obstacle& o : world.scene().obstacles) moved += o.kind() != ObstacleKind::Convex;
+  ASSERT_GE(moved, 2);  // the scene has a mesh and cells
+  std::vector<Pose> home;
+  for (const Obstacle& o : world.obstacles()) home.push_back(o.pose);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int trial = 0; trial < 30; ++trial) {
+    for (size_t o = 0; o < world.obstacles().size(); ++o) {
+      if (world.obstacles()[o].kind() == ObstacleKind::Convex) continue;
+      Pose to = home[o];  // within 0.3 m of where the scene puts it, turned about z
+      to.translation() += 0.3 * Vec3(unit(rng), unit(rng), unit(rng));
+      to.linear() = Eigen::AngleAxisd(0.5 * unit(rng), Vec3::UnitZ()) * home[o].linear();
+      world.move_obstacle(world.obstacles()[o].name, to);
+    }
+    ctx.update(random_q(robot, rng));
+    const double expected = brute_force_minimum(world, ctx);
+    ASSERT_NEAR(ctx.closest().pair.distance, expected, 1e-9) << "trial " << trial;
+    ASSERT_EQ(ctx.in_collision(), expected < 0.0) << "trial " << trial;
+  }
+}
+
+// A context refuses queries after an edit that changes the world's layout, with an error that
+// says what to do; failed moves change nothing.
+TEST(MoveObstacle, LayoutEditsRetireContextsAndBadMovesChangeNothing) {
+  const RobotModel robot = panda();
+  CollisionWorld world(robot, load_scene(kScenes + "/panda_boxes.yaml"));
+  const Eigen::VectorXd q = 0.5 * (robot.lower_limits() + robot.upper_limits());
+  WorldContext ctx(world);
+  ctx.update(q);
+  const Obstacle first = world.obstacles()[0];
+  Pose nan_pose = first.pose;
+  nan_pose.translation().x() = std::nan("");
+  EXPECT_THROW(world.move_obstacle(first.name, nan_pose), std::invalid_argument);
+  EXPECT_THROW(world.move_obstacle("no_such_obstacle", first.pose), std::invalid_argument);
+  EXPECT_TRUE(world.obstacles()[0].pose.isApprox(first.pose, 0.0));
+  const double before = ctx.closest().pair.distance;
+
+  const std::uint64_t stamp = world.layout_stamp();
+  Obstacle probe = first;
+  probe.name = probe.object = "probe";
+  world.add_obstacle(probe);
+  EXPECT_NE(world.layout_stamp(), stamp);
+  try {
+    ctx.update(q);
+    ADD_FAILURE() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("make a new WorldContext"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ctx.closest(), std::logic_error);
+  EXPECT_THROW((void)ctx.in_collision(), std::logic_error);
+  WorldContext renewed(world);
+  renewed.update(q);
+  world.remove_obstacle("probe");
+  EXPECT_THROW(renewed.update(q), std::logic_error);
+  WorldContext third(world);
+  third.update(q);
+  EXPECT_NEAR(third.closest().pair.distance, before, 1e-12);
+  // Another world's context never passes for this one's.
+  CollisionWorld other(robot, load_scene(kScenes + "/panda_boxes.yaml"));
+  EXPECT_NE(other.layout_stamp(), world.layout_stamp());
+}

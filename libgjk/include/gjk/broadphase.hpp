@@ -55,8 +55,18 @@ class AabbTree {
   void build(const std::vector<std::pair<Aabb, int>>& boxes);
   /// Adds one box; returns its leaf handle (for remove()).
   int insert(const Aabb& box, int id);
-  /// Removes the leaf returned by insert() (or found by leaf_of()).
+  /// Removes the leaf returned by insert() (or listed by for_each_leaf()).
   void remove(int leaf);
+  /// Gives a leaf a new box (a moved object): removes it and inserts it again, so the tree
+  /// keeps insert()'s placement rather than stretching the old one's ancestors. Returns the
+  /// leaf's new handle (the old one is no longer valid), or -1 when `leaf` is not a leaf.
+  int move(int leaf, const Aabb& box);
+  /// Calls f(id, leaf) for every leaf: the handles remove() and move() take.
+  template <class F>
+  void for_each_leaf(F&& f) const {
+    for (size_t n = 0; n < nodes_.size(); ++n)
+      if (nodes_[n].left == -1) f(nodes_[n].id, static_cast<int>(n));
+  }
   /// Empties the tree.
   void clear();
   /// Number of boxes.

@@ -5,8 +5,12 @@
 // closest, with its gradient?", "every pair within a cutoff".
 //
 // Model / context split, as for RobotModel / Workspace: a CollisionWorld is immutable while it
-// is queried (edit it, then query it; editing rebuilds the pair lists and the broadphase) and
-// shared by threads; a WorldContext holds one thread's kinematics, warm starts and boxes.
+// is queried (edit it, then query it) and shared by threads; a WorldContext holds one thread's
+// kinematics, warm starts and boxes. Edits that change what is in the world (obstacles added or
+// removed, objects attached, the allowed-collision matrix) rebuild the pair lists and the
+// broadphase and retire every context; moving an obstacle or the robot's base updates the
+// broadphase in place, and contexts keep their warm starts across it (a cell with a tracked,
+// moving object).
 #pragma once
 
 #include "gjk/broadphase.hpp"
@@ -21,6 +25,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -59,7 +64,8 @@ class CollisionWorld {
   const AllowedCollisionMatrix& allowed_collisions() const { return allowed_; }
 
   /// Places the robot's root link in the world (the SRDF's virtual joint: a mobile base's pose,
-  /// a robot on a table); RobotModel::set_base_pose's checks (throws ModelError).
+  /// a robot on a table); RobotModel::set_base_pose's checks (throws ModelError). Contexts stay
+  /// valid (their next update() uses the new pose).
   void set_base_pose(const Pose& pose);
 
   /// Replaces the allowed-collision matrix.
@@ -68,7 +74,10 @@ class CollisionWorld {
   void add_obstacle(Obstacle obstacle);
   /// Removes every obstacle whose name or object is `name`; throws when there is none.
   void remove_obstacle(const std::string& name);
-  /// Moves the obstacles whose name or object is `name`; throws when there is none.
+  /// Moves the obstacles whose name or object is `name` to `pose`; throws std::invalid_argument
+  /// when there is none or the pose is not finite (then nothing moves). Updates their boxes in
+  /// the broadphase, O(log N) per obstacle; contexts stay valid and keep their warm starts (the
+  /// moved pairs' last simplices are good starts for a small move).
   void move_obstacle(const std::string& name, const Pose& pose);
   /// Attaches an object to a link (RobotModel::with_attached's checks; throws ModelError).
   void attach(AttachedObject object);
@@ -93,6 +102,10 @@ class CollisionWorld {
   const AabbTree& obstacle_tree() const { return tree_; }
   /// World box of each obstacle (the tree's leaves), by obstacle index.
   const std::vector<Aabb>& obstacle_boxes() const { return obstacle_boxes_; }
+  /// Changes with every edit that retires the contexts (not with move_obstacle or
+  /// set_base_pose); distinct across worlds. A WorldContext made at one value refuses queries
+  /// at another.
+  std::uint64_t layout_stamp() const { return layout_stamp_; }
 
  private:
   friend class WorldContext;
@@ -106,6 +119,10 @@ class CollisionWorld {
   std::vector<std::uint8_t> obstacle_checked_;  ///< shape-major
   AabbTree tree_;
   std::vector<Aabb> obstacle_boxes_;
+  std::vector<int> obstacle_leaf_;  ///< each obstacle's leaf handle in tree_ (for moves)
+  /// Obstacle indices by name and by object name (move_obstacle: no scan of the scene).
+  std::unordered_map<std::string, std::vector<int>> obstacles_by_name_;
+  std::uint64_t layout_stamp_ = 0;
   // Per shape and obstacle, what every WorldContext reads: computed once per edit here rather
   // than in each context's constructor (a hull's box is six support scans; with the Panda's 17
   // shapes that made a context cost 11 us).
@@ -116,7 +133,10 @@ class CollisionWorld {
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
-/// starts. Create one per thread; it must not outlive the world or see it edited.
+/// starts. Create one per thread; it must not outlive the world. After an edit that changes the
+/// world's layout (CollisionWorld::layout_stamp()) its queries throw std::logic_error: make a new
+/// context. Moving obstacles keeps it valid; after set_base_pose, update() again (the shapes'
+/// poses include the base).
 class WorldContext {
  public:
   /// Empty warm starts and workspace for `world`.
@@ -194,7 +214,11 @@ class WorldContext {
     return pose_prechecked_[s] == kOk;
   }
 
+  /// Throws std::logic_error when the world's layout changed after this context was made.
+  void check_layout() const;
+
   const CollisionWorld* world_;
+  std::uint64_t layout_stamp_;  ///< the world's at construction
   Workspace ws_;
   std::vector<Pose> poses_;
   std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
