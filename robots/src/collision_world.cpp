@@ -312,13 +312,47 @@ WorldContext::WorldContext(const CollisionWorld& world)
                  std::array<int, 6>{-1, -1, -1, -1, -1, -1}),
       self_caches_(world.self_pairs().size()),
       self_hits_(world.self_pairs().size()) {
-  size_t slots = 1;
   const size_t pairs = world.model().collision_shapes().size() * world.obstacles().size();
-  while (slots < pairs && slots < 65536) slots *= 2;
+  while (max_warm_slots_ < pairs && max_warm_slots_ < kMaxWarmSlots) max_warm_slots_ *= 2;
+  // The table starts small and grows with the pairs actually queried: a robot among 10,000
+  // obstacles meets a few hundred of its 170,000 pairs, and a table sized for all of them made
+  // a new context cost 1.4 ms.
+  const size_t slots = std::min(max_warm_slots_, kFirstWarmSlots);
   obstacle_warm_.resize(slots);
   obstacle_warm_owner_.assign(slots, 0);
   pose_prechecked_.assign(world.model().collision_shapes().size(), kUnchecked);
   obstacle_hits_.resize(slots);
+}
+
+namespace {
+
+/// The slot of pair `key` in a table of `slots` (a power of two): one slot per pair when they
+/// fit, otherwise Fibonacci hashing spreads neighbouring pairs.
+size_t warm_slot(std::uint64_t key, size_t slots) {
+  return key < slots ? static_cast<size_t>(key)
+                     : static_cast<size_t>((key * 11400714819323198485ull) >> 16) & (slots - 1);
+}
+
+}  // namespace
+
+void WorldContext::grow_warm_table() {
+  const size_t slots = std::min(max_warm_slots_, 4 * obstacle_warm_.size());
+  std::vector<WarmStart> warm(slots);
+  std::vector<MeshPairHit> hits(slots);
+  std::vector<std::uint64_t> owner(slots, 0);
+  warm_slots_used_ = 0;
+  for (size_t old = 0; old < obstacle_warm_.size(); ++old) {
+    if (obstacle_warm_owner_[old] == 0) continue;
+    const size_t slot = warm_slot(obstacle_warm_owner_[old] - 1, slots);
+    if (owner[slot] != 0) continue;  // two pairs on one slot: the first keeps it
+    owner[slot] = obstacle_warm_owner_[old];
+    warm[slot] = std::move(obstacle_warm_[old]);
+    hits[slot] = obstacle_hits_[old];
+    ++warm_slots_used_;
+  }
+  obstacle_warm_ = std::move(warm);
+  obstacle_hits_ = std::move(hits);
+  obstacle_warm_owner_ = std::move(owner);
 }
 
 void WorldContext::check_layout() const {
@@ -332,16 +366,19 @@ void WorldContext::check_layout() const {
 size_t WorldContext::obstacle_slot(int shape, int obstacle) {
   const std::uint64_t key = static_cast<std::uint64_t>(shape) * world_->obstacles().size() +
                             static_cast<std::uint64_t>(obstacle);
-  // One slot per pair when they fit; otherwise Fibonacci hashing spreads neighbouring pairs.
-  const size_t slots = obstacle_warm_.size();
-  const size_t slot =
-      key < slots ? static_cast<size_t>(key)
-                  : static_cast<size_t>((key * 11400714819323198485ull) >> 16) & (slots - 1);
-  if (obstacle_warm_owner_[slot] != key + 1) {
-    obstacle_warm_owner_[slot] = key + 1;
-    obstacle_warm_[slot].reset();
-    obstacle_hits_[slot] = MeshPairHit{};
+  size_t slot = warm_slot(key, obstacle_warm_.size());
+  if (obstacle_warm_owner_[slot] == key + 1) return slot;
+  // A pair new to its slot. Below the cap the table grows rather than fill past half or evict
+  // another pair's warm start; at the cap the newcomer takes the slot and starts cold.
+  if (obstacle_warm_.size() < max_warm_slots_ &&
+      (obstacle_warm_owner_[slot] != 0 || 2 * (warm_slots_used_ + 1) > obstacle_warm_.size())) {
+    grow_warm_table();
+    slot = warm_slot(key, obstacle_warm_.size());
   }
+  if (obstacle_warm_owner_[slot] == 0) ++warm_slots_used_;
+  obstacle_warm_owner_[slot] = key + 1;
+  obstacle_warm_[slot].reset();
+  obstacle_hits_[slot] = MeshPairHit{};
   return slot;
 }
 

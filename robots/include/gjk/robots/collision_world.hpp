@@ -181,10 +181,13 @@ class WorldContext {
 
  private:
   void add_gradient(ClosestPair& best) const;
-  /// The slot of (robot shape, obstacle) in the warm-start tables: direct-mapped (at most
-  /// 65,536 slots), so a world of 10,000 obstacles does not hold a cache per pair; a slot taken
-  /// over by another pair starts cold.
+  /// The slot of (robot shape, obstacle) in the warm-start tables: direct-mapped, growing with
+  /// the pairs queried up to one slot per pair or kMaxWarmSlots, so a world of 10,000
+  /// obstacles does not hold a cache per pair; at the cap a slot taken over by another pair
+  /// starts cold. A pointer into the tables is valid until the next call.
   size_t obstacle_slot(int shape, int obstacle);
+  /// Quadruples the tables (up to max_warm_slots_), keeping every pair's warm start.
+  void grow_warm_table();
   /// (shape, obstacle)'s signed distance into `r`, as distances() measures it; false when the
   /// pair is certified beyond a finite `cutoff` (then `r` is not set).
   bool measure_obstacle_pair(size_t shape, int obstacle, double cutoff, bool options_ok,
@@ -229,6 +232,10 @@ class WorldContext {
   std::vector<std::uint8_t> tight_shape_;      ///< per shape: boxes_[s] is valid
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
+  static constexpr size_t kFirstWarmSlots = 256;
+  static constexpr size_t kMaxWarmSlots = 65536;
+  size_t max_warm_slots_ = 1;   ///< the pairs (a power of two), at most kMaxWarmSlots
+  size_t warm_slots_used_ = 0;  ///< slots holding a pair
   std::vector<WarmStart> obstacle_warm_;
   std::vector<MeshPairHit> obstacle_hits_;  ///< pairs with a mesh or cells: last nearest primitives
   std::vector<std::uint64_t> obstacle_warm_owner_;  ///< pair key + 1 per slot; 0 = empty
