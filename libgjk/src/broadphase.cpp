@@ -207,9 +207,7 @@ int AabbTree::insert(const Aabb& box, int id) {
 }
 
 void AabbTree::remove(int leaf) {
-  if (leaf < 0 || leaf >= static_cast<int>(nodes_.size()) ||
-      nodes_[static_cast<size_t>(leaf)].left != -1)
-    return;  // not a leaf handle
+  if (!is_leaf(leaf)) return;
   --leaves_;
   if (leaf == root_) {
     root_ = -1;
@@ -233,9 +231,7 @@ void AabbTree::remove(int leaf) {
 }
 
 int AabbTree::move(int leaf, const Aabb& box) {
-  if (leaf < 0 || leaf >= static_cast<int>(nodes_.size()) ||
-      nodes_[static_cast<size_t>(leaf)].left != -1)
-    return -1;
+  if (!is_leaf(leaf)) return -1;
   const int id = nodes_[static_cast<size_t>(leaf)].id;
   remove(leaf);
   return insert(box, id);

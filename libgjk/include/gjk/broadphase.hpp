@@ -65,7 +65,7 @@ class AabbTree {
   template <class F>
   void for_each_leaf(F&& f) const {
     for (size_t n = 0; n < nodes_.size(); ++n)
-      if (nodes_[n].left == -1) f(nodes_[n].id, static_cast<int>(n));
+      if (is_leaf(static_cast<int>(n))) f(nodes_[n].id, static_cast<int>(n));
   }
   /// Empties the tree.
   void clear();
@@ -92,6 +92,11 @@ class AabbTree {
     int right = -1;
     int id = -1;  ///< caller id of a leaf; next free node when on the free list
   };
+  /// Whether `node` is a leaf handle (in range, not an inner node, not on the free list).
+  bool is_leaf(int node) const {
+    return node >= 0 && node < static_cast<int>(nodes_.size()) &&
+           nodes_[static_cast<size_t>(node)].left == -1;
+  }
   int allocate();
   void release(int node);
   int build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin, size_t end, int parent);

@@ -8,9 +8,9 @@
 // is queried (edit it, then query it) and shared by threads; a WorldContext holds one thread's
 // kinematics, warm starts and boxes. Edits that change what is in the world (obstacles added or
 // removed, objects attached, the allowed-collision matrix) rebuild the pair lists and the
-// broadphase and retire every context; moving an obstacle or the robot's base updates the
-// broadphase in place, and contexts keep their warm starts across it (a cell with a tracked,
-// moving object).
+// broadphase and retire every context. Moving an obstacle updates its leaf of the broadphase in
+// place and moving the robot's base changes neither; contexts keep their warm starts across
+// both (a cell with a tracked, moving object).
 #pragma once
 
 #include "gjk/broadphase.hpp"
