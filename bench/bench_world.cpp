@@ -54,6 +54,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -224,6 +225,23 @@ class FclWorld {
     robot_.setup();
   }
   void set_solver(fcl::GJKSolverType t) { solver_ = t; }
+  /// An obstacle moved as a user moves it in FCL: new transform, its AABB, its leaf of the
+  /// manager (DynamicAABBTreeCollisionManager::update(obj)).
+  void move_obstacle(size_t o, const Pose& pose) {
+    env_objects_[o]->setTransform(pose);
+    env_objects_[o]->computeAABB();
+    env_.update(env_objects_[o].get());
+  }
+  /// A new object in the manager and out again (its pairs are checked as obstacle 0's are).
+  void add_and_remove(const std::shared_ptr<fcl::CollisionGeometryd>& geometry, const Pose& pose,
+                      const std::function<void()>& between) {
+    fcl::CollisionObjectd visitor(geometry, pose);
+    visitor.computeAABB();
+    visitor.setUserData(&tags_[robot_objects_.size()]);  // obstacle 0's tag
+    env_.registerObject(&visitor);
+    between();
+    env_.unregisterObject(&visitor);
+  }
 
   void update(const Eigen::VectorXd& q) {
     gjk::robots::forward_kinematics(world_.model(), q, ws_);
@@ -641,38 +659,67 @@ void check_case(const WorldCase& c, size_t set, const std::string& label) {
   std::fflush(stdout);
 }
 
-/// One obstacle moved every control cycle (a tracked object in the cell): the move alone, a
-/// cycle of move + update(q) + in_collision() on one long-lived context, and the same cycle with
-/// a new context per move (what a caller had to do while every edit retired the contexts).
-enum class MoveRun { Move, Cycle, CycleNewContext };
-
-void time_move(benchmark::State& state, int n, MoveRun run) {
-  static std::map<int, std::unique_ptr<CollisionWorld>> worlds;  // edited by the runs: their own
-  auto& world = worlds[n];
-  if (!world)
-    world = std::make_unique<CollisionWorld>(
-        panda(), random_boxes(n, kSeedWorld + 11 + static_cast<std::uint64_t>(n), 1.0),
-        gjk::robots::acm_from_srdf(panda(), panda_srdf()));
-  static const std::vector<Eigen::VectorXd> path = smooth_path(panda(), kSeedWorld + 1, 64);
-  std::vector<Pose> poses(64, Pose::Identity());  // box0 circling in front of the arm
+/// 64 poses on a circle in front of the Panda, turning about z: where the moved or added box goes.
+std::vector<Pose> poses_in_front() {
+  std::vector<Pose> poses(64, Pose::Identity());
   for (size_t k = 0; k < poses.size(); ++k) {
     const double t =
         2.0 * std::acos(-1.0) * static_cast<double>(k) / static_cast<double>(poses.size());
     poses[k].translation() = Vec3(0.5 + 0.2 * std::cos(t), 0.2 * std::sin(t), 0.6);
     poses[k].linear() = Eigen::AngleAxisd(t, Vec3::UnitZ()).toRotationMatrix();
   }
-  const std::string moved = world->obstacles()[0].name;
-  WorldContext ctx(*world);
+  return poses;
+}
+
+/// The Panda with its SRDF among n random boxes, one world per (run kind, n): the runs edit it.
+CollisionWorld& edited_world(std::map<int, std::unique_ptr<CollisionWorld>>& worlds, int n,
+                             std::uint64_t seed) {
+  auto& world = worlds[n];
+  if (!world)
+    world = std::make_unique<CollisionWorld>(
+        panda(), random_boxes(n, seed + static_cast<std::uint64_t>(n), 1.0),
+        gjk::robots::acm_from_srdf(panda(), panda_srdf()));
+  return *world;
+}
+
+/// One obstacle moved every control cycle (a tracked object in the cell): the move alone, a
+/// cycle of move + update(q) + in_collision() on one long-lived context, and the same cycle with
+/// a new context per move (what a caller had to do while every edit retired the contexts).
+enum class MoveRun { Move, Cycle, CycleNewContext, FclMove, FclCycle };
+
+void time_move(benchmark::State& state, int n, MoveRun run) {
+  static std::map<int, std::unique_ptr<CollisionWorld>> worlds;
+  CollisionWorld& world = edited_world(worlds, n, kSeedWorld + 11);
+  static const std::vector<Eigen::VectorXd> path = smooth_path(panda(), kSeedWorld + 1, 64);
+  const std::vector<Pose> poses = poses_in_front();  // box0 circling in front of the arm
   size_t i = 0;
   double sink = 0.0;
+  if (run == MoveRun::FclMove || run == MoveRun::FclCycle) {  // FCL moving the same box
+    static std::map<int, std::unique_ptr<FclWorld>> fcl_worlds;
+    auto& fcl_world = fcl_worlds[n];
+    if (!fcl_world) fcl_world = std::make_unique<FclWorld>(world);
+    for (auto _ : state) {
+      fcl_world->move_obstacle(0, poses[i % poses.size()]);
+      if (run == MoveRun::FclCycle) {
+        fcl_world->update(path[i % path.size()]);
+        sink += fcl_world->collide() ? 1.0 : 0.0;
+      }
+      ++i;
+    }
+    benchmark::DoNotOptimize(sink);
+    set_per_query_counters(state, 1);
+    return;
+  }
+  const std::string moved = world.obstacles()[0].name;
+  WorldContext ctx(world);
   for (auto _ : state) {
-    world->move_obstacle(moved, poses[i % poses.size()]);
+    world.move_obstacle(moved, poses[i % poses.size()]);
     const Eigen::VectorXd& q = path[i % path.size()];
     if (run == MoveRun::Cycle) {
       ctx.update(q);
       sink += ctx.in_collision(0.0) ? 1.0 : 0.0;
     } else if (run == MoveRun::CycleNewContext) {
-      WorldContext fresh(*world);
+      WorldContext fresh(world);
       fresh.update(q);
       sink += fresh.in_collision(0.0) ? 1.0 : 0.0;
     }
@@ -682,16 +729,92 @@ void time_move(benchmark::State& state, int n, MoveRun run) {
   set_per_query_counters(state, 1);
 }
 
+/// An obstacle added and removed again every control cycle (an object that comes into the cell
+/// and goes): the edits alone, a cycle of add + update(q) + in_collision() + remove on one
+/// long-lived context, the same with a new context after the addition (what a caller had to do
+/// while every edit retired the contexts), and FCL's manager doing the same
+/// (registerObject / unregisterObject, with its update(q) + collide() between).
+enum class EditRun { Edit, Cycle, CycleNewContext, FclEdit, FclCycle };
+
+void time_edit(benchmark::State& state, int n, EditRun run) {
+  static std::map<int, std::unique_ptr<CollisionWorld>> worlds;
+  static std::map<int, std::unique_ptr<FclWorld>> fcl_worlds;
+  CollisionWorld& world = edited_world(worlds, n, kSeedWorld + 13);
+  static const std::vector<Eigen::VectorXd> path = smooth_path(panda(), kSeedWorld + 1, 64);
+  const Vec3 half(0.05, 0.04, 0.03);
+  const std::vector<Pose> poses = poses_in_front();  // where the visitor appears
+  size_t i = 0;
+  double sink = 0.0;
+  if (run == EditRun::FclEdit || run == EditRun::FclCycle) {
+    auto& fcl_world = fcl_worlds[n];
+    if (!fcl_world) fcl_world = std::make_unique<FclWorld>(world);
+    const auto box = std::make_shared<fcl::Boxd>(2.0 * half);
+    for (auto _ : state) {
+      const Eigen::VectorXd& q = path[i % path.size()];
+      fcl_world->add_and_remove(box, poses[i % poses.size()], [&] {
+        if (run == EditRun::FclCycle) {
+          fcl_world->update(q);
+          sink += fcl_world->collide() ? 1.0 : 0.0;
+        }
+      });
+      ++i;
+    }
+    benchmark::DoNotOptimize(sink);
+    set_per_query_counters(state, 1);
+    return;
+  }
+  gjk::robots::Obstacle visitor;
+  visitor.name = "visitor";
+  visitor.shape = gjk::Box{half};
+  WorldContext ctx(world);
+  for (auto _ : state) {
+    visitor.pose = poses[i % poses.size()];
+    world.add_obstacle(visitor);
+    const Eigen::VectorXd& q = path[i % path.size()];
+    if (run == EditRun::Cycle) {
+      ctx.update(q);
+      sink += ctx.in_collision(0.0) ? 1.0 : 0.0;
+    } else if (run == EditRun::CycleNewContext) {
+      WorldContext fresh(world);
+      fresh.update(q);
+      sink += fresh.in_collision(0.0) ? 1.0 : 0.0;
+    }
+    world.remove_obstacle(visitor.name);
+    ++i;
+  }
+  benchmark::DoNotOptimize(sink);
+  set_per_query_counters(state, 1);
+}
+
 }  // namespace
 
-void register_world() {
+/// Rows `prefix/N/name` for N in 4 to 10,000 boxes, each calling time(state, N, run).
+template <class Run>
+void register_edit_rows(const std::string& prefix,
+                        std::initializer_list<std::pair<const char*, Run>> rows,
+                        void (*time)(benchmark::State&, int, Run)) {
   for (const int n : {4, 100, 1000, 10000})
-    for (const auto& [name, run] :
-         {std::pair{"move_obstacle", MoveRun::Move}, std::pair{"move+validity", MoveRun::Cycle},
-          std::pair{"move+new-context+validity", MoveRun::CycleNewContext}})
+    for (const auto& [name, run] : rows)
       benchmark::RegisterBenchmark(
-          ("world/move/" + std::to_string(n) + "/" + name).c_str(),
-          [n, run = run](benchmark::State& state) { time_move(state, n, run); });
+          (prefix + "/" + std::to_string(n) + "/" + name).c_str(),
+          [n, run = run, time](benchmark::State& state) { time(state, n, run); });
+}
+
+void register_world() {
+  register_edit_rows<EditRun>("world/edit",
+                              {{"add+remove", EditRun::Edit},
+                               {"add+validity+remove", EditRun::Cycle},
+                               {"add+new-context+validity+remove", EditRun::CycleNewContext},
+                               {"fcl-add+remove", EditRun::FclEdit},
+                               {"fcl-add+validity+remove", EditRun::FclCycle}},
+                              &time_edit);
+  register_edit_rows<MoveRun>("world/move",
+                              {{"move_obstacle", MoveRun::Move},
+                               {"move+validity", MoveRun::Cycle},
+                               {"move+new-context+validity", MoveRun::CycleNewContext},
+                               {"fcl-move", MoveRun::FclMove},
+                               {"fcl-move+validity", MoveRun::FclCycle}},
+                              &time_move);
   for (size_t k = 0; k < obstacle_counts().size(); ++k)
     for (size_t r = 0; r < runs().size(); ++r)
       benchmark::RegisterBenchmark(

@@ -148,6 +148,7 @@ int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin
   node.left = left;
   node.right = right;
   node.box = nodes_[static_cast<size_t>(left)].box.merged(nodes_[static_cast<size_t>(right)].box);
+  node.id = 1 + std::max(subtree_height(left), subtree_height(right));
   return n;
 }
 
@@ -156,6 +157,7 @@ void AabbTree::refit_upwards(int node) {
     Node& x = nodes_[static_cast<size_t>(n)];
     x.box =
         nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
+    x.id = 1 + std::max(subtree_height(x.left), subtree_height(x.right));
   }
 }
 
@@ -194,6 +196,7 @@ int AabbTree::insert(const Aabb& box, int id) {
   p.left = sibling;
   p.right = leaf;
   p.box = box.merged(nodes_[static_cast<size_t>(sibling)].box);
+  p.id = 1 + subtree_height(sibling);
   nodes_[static_cast<size_t>(sibling)].parent = parent;
   nodes_[static_cast<size_t>(leaf)].parent = parent;
   if (old_parent < 0) {
@@ -237,21 +240,23 @@ int AabbTree::move(int leaf, const Aabb& box) {
   return insert(box, id);
 }
 
+bool AabbTree::relabel(int leaf, int id) {
+  if (!is_leaf(leaf)) return false;
+  nodes_[static_cast<size_t>(leaf)].id = id;
+  return true;
+}
+
+int AabbTree::depth(int leaf) const {
+  if (!is_leaf(leaf)) return -1;
+  int edges = 0;
+  for (int n = nodes_[static_cast<size_t>(leaf)].parent; n >= 0;
+       n = nodes_[static_cast<size_t>(n)].parent)
+    ++edges;
+  return edges;
+}
+
 int AabbTree::height() const {
-  if (root_ < 0) return -1;
-  int deepest = 0;
-  std::vector<std::pair<int, int>> stack{{root_, 0}};
-  while (!stack.empty()) {
-    const auto [n, depth] = stack.back();
-    stack.pop_back();
-    const Node& node = nodes_[static_cast<size_t>(n)];
-    deepest = std::max(deepest, depth);
-    if (node.left >= 0) {
-      stack.emplace_back(node.left, depth + 1);
-      stack.emplace_back(node.right, depth + 1);
-    }
-  }
-  return deepest;
+  return root_ < 0 ? -1 : subtree_height(root_);
 }
 
 }  // namespace gjk

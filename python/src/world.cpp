@@ -55,10 +55,11 @@ auto query(PyWorld& w, ContextSlot& s, const Eigen::VectorXd* q, F&& f) {
   return f(*s.context, static_cast<const rb::CollisionWorld&>(*w.world));
 }
 
-// Edits the world exclusively (waiting for running queries without holding the GIL). Every
-// edit but a move retires the contexts: a moved obstacle is read at query time, and the C++
-// contexts keep their warm starts across move_obstacle (the base pose is part of update(q), so
-// set_base_pose retires them, and a context's next query needs a q).
+// Edits the world exclusively (waiting for running queries without holding the GIL). Adding,
+// removing and moving obstacles keep the contexts: obstacles are read at query time and the C++
+// contexts stay valid across those edits. The others retire them: attaching, detaching and a
+// new matrix change the robot's shapes or pairs, and the base pose is part of update(q), so
+// after set_base_pose a context's next query needs a q.
 enum class Retire : bool { No, Yes };
 template <class F>
 void edit(PyWorld& w, F&& f, Retire retire = Retire::Yes) {
@@ -420,18 +421,21 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           "add_obstacle",
           [](PyWorld& w, const std::string& name, py::handle geometry, py::object pose) {
             rb::Obstacle o = make_obstacle(name, geometry, pose);
-            edit(w, [&](rb::CollisionWorld& cw) { cw.add_obstacle(std::move(o)); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.add_obstacle(std::move(o)); }, Retire::No);
           },
           arg("name"), arg("geometry"), arg("pose") = py::none(),
           "Adds an obstacle: a Shape, TriangleMesh or BoxSet at `pose` ((4, 4), default identity); "
-          "ValueError when "
-          "the name is taken.")
+          "ValueError when the name is taken. In place: contexts stay valid.")
       .def(
           "remove_obstacle",
           [](PyWorld& w, const std::string& name) {
-            edit(w, [&](rb::CollisionWorld& cw) { cw.remove_obstacle(name); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.remove_obstacle(name); }, Retire::No);
           },
-          arg("name"), "Removes the obstacle(s) named (or whose scene entry is) `name`.")
+          arg("name"),
+          "Removes the obstacle(s) named (or whose scene entry is) `name`; each removed index is "
+          "taken by the last obstacle. In place: contexts stay valid.")
       .def(
           "move_obstacle",
           [](PyWorld& w, const std::string& name, ArrayLike pose) {

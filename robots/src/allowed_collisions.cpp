@@ -31,7 +31,8 @@ bool AllowedCollisionMatrix::allowed(const std::string& a, const std::string& b)
 }
 
 void AllowedCollisionMatrix::set_allowed(const std::string& a, const std::string& b, bool allowed) {
-  entries_[key(a, b)] = allowed;
+  const auto [entry, added] = entries_.insert_or_assign(key(a, b), allowed);
+  if (added) count_names(entry->first, +1);
 }
 
 void AllowedCollisionMatrix::set_default(const std::string& name, bool allowed) {
@@ -43,7 +44,23 @@ void AllowedCollisionMatrix::remove_default(const std::string& name) {
 }
 
 void AllowedCollisionMatrix::remove(const std::string& a, const std::string& b) {
-  entries_.erase(key(a, b));
+  const auto entry = entries_.find(key(a, b));
+  if (entry == entries_.end()) return;
+  count_names(entry->first, -1);
+  entries_.erase(entry);
+}
+
+bool AllowedCollisionMatrix::allowed_by_default(const std::string& a) const {
+  const auto da = defaults_.find(a);
+  return da != defaults_.end() && da->second;
+}
+
+void AllowedCollisionMatrix::count_names(const std::pair<std::string, std::string>& names,
+                                         int change) {
+  for (const std::string* name : {&names.first, &names.second}) {
+    if (name == &names.second && names.second == names.first) break;  // (a, a): one name
+    if ((entry_names_[*name] += change) == 0) entry_names_.erase(*name);
+  }
 }
 
 std::vector<std::pair<std::string, std::string>> AllowedCollisionMatrix::allowed_pairs() const {

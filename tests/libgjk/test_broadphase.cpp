@@ -128,6 +128,10 @@ Aabb random_box(Rng& rng, double extent) {
 
 void expect_tree_matches(const AabbTree& tree, const std::vector<std::pair<Aabb, int>>& live,
                          Rng& rng) {
+  // The height kept in the nodes equals the deepest leaf found by walking up from every leaf.
+  int deepest = -1;
+  tree.for_each_leaf([&](int, int leaf) { deepest = std::max(deepest, tree.depth(leaf)); });
+  ASSERT_EQ(tree.height(), deepest);
   for (int q = 0; q < 50; ++q) {
     const Aabb probe = random_box(rng, 10);
     std::multiset<int> expected, got;
@@ -220,6 +224,11 @@ TEST(Broadphase, MovedLeavesKeepQueriesExact) {
       ++listed;
     });
     EXPECT_EQ(listed, count);
+    // relabel(): new ids for every leaf (a caller that renumbered its objects), same boxes.
+    tree.for_each_leaf([&](int id, int handle) { ASSERT_TRUE(tree.relabel(handle, 3 * id + 1)); });
+    for (auto& [b, id] : boxes) id = 3 * id + 1;
+    expect_tree_matches(tree, boxes, rng);
+    EXPECT_FALSE(tree.relabel(-1, 0));
   }
 }
 

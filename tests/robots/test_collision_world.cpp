@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -430,6 +431,48 @@ Pose random_pose(std::mt19937& rng, const Vec3& centre, double reach) {
   return p;
 }
 
+/// The tree's queries against a scan of the boxes, on four random probes of `size`.
+void expect_random_probes_match(const CollisionWorld& world, std::mt19937& rng, double size,
+                                const std::string& what) {
+  for (int probe = 0; probe < 4; ++probe) {
+    const Vec3 c = random_pose(rng, Vec3(0, 0, 0.5), 1.0).translation();
+    expect_tree_matches_boxes(world, Aabb(c, c + Vec3::Constant(size)), what);
+  }
+}
+
+/// A context after edits (updated to q) against brute force over every pair and against a
+/// context of a world built afresh from the same scene and matrix; counts colliding states.
+void check_edited_context(const CollisionWorld& world, WorldContext& ctx, const Eigen::VectorXd& q,
+                          const std::string& what, int& colliding) {
+  const double expected = brute_force_minimum(world, ctx);
+  colliding += expected < 0.0;
+  const ClosestPair best = ctx.closest();
+  ASSERT_NEAR(best.pair.distance, expected, 1e-9) << what;
+  for (const double margin : {0.0, 0.02}) {
+    if (std::abs(expected - margin) > 1e-9) {
+      ASSERT_EQ(ctx.in_collision(margin), expected < margin) << what << ", margin " << margin;
+    }
+  }
+  CollisionWorld fresh(world.robot(), world.scene(), world.allowed_collisions());
+  const int shapes = static_cast<int>(world.model().collision_shapes().size());
+  const int obstacles = static_cast<int>(world.obstacles().size());
+  for (int s = 0; s < shapes; ++s)
+    for (int o = 0; o < obstacles; ++o)
+      ASSERT_EQ(world.checked(s, o), fresh.checked(s, o)) << what << ", pair " << s << ", " << o;
+  WorldContext fresh_ctx(fresh);
+  fresh_ctx.update(q);
+  ASSERT_NEAR(fresh_ctx.closest().pair.distance, best.pair.distance, 1e-12) << what;
+  std::vector<ClosestPair> listed, fresh_listed;
+  ctx.distances(0.15, false, false, {}, listed);
+  fresh_ctx.distances(0.15, false, false, {}, fresh_listed);
+  ASSERT_EQ(listed.size(), fresh_listed.size()) << what;
+  for (size_t i = 0; i < listed.size(); ++i) {
+    ASSERT_EQ(listed[i].pair.shape, fresh_listed[i].pair.shape) << what;
+    ASSERT_EQ(listed[i].pair.obstacle, fresh_listed[i].pair.obstacle) << what;
+    ASSERT_NEAR(listed[i].pair.distance, fresh_listed[i].pair.distance, 1e-12) << what;
+  }
+}
+
 }  // namespace
 
 // move_obstacle updates the broadphase in place and keeps the contexts: after each move (small
@@ -463,26 +506,124 @@ TEST(MoveObstacle, ContextsSurviveMovesAndAnswerAsAFreshWorld) {
       if (trial % 2 == 0) q = random_q(world.robot(), rng);
       ctx.update(q);
       const std::string what = std::to_string(count) + " obstacles, trial " + std::to_string(trial);
-      const double expected = brute_force_minimum(world, ctx);
-      colliding += expected < 0.0;
-      const ClosestPair best = ctx.closest();
-      ASSERT_NEAR(best.pair.distance, expected, 1e-9) << what;
-      for (const double margin : {0.0, 0.02}) {
-        if (std::abs(expected - margin) > 1e-9) {
-          ASSERT_EQ(ctx.in_collision(margin), expected < margin) << what << ", margin " << margin;
-        }
-      }
-      CollisionWorld fresh(panda(), world.scene());
-      WorldContext fresh_ctx(fresh);
-      fresh_ctx.update(q);
-      ASSERT_NEAR(fresh_ctx.closest().pair.distance, best.pair.distance, 1e-12) << what;
-      for (int probe = 0; probe < 4; ++probe) {
-        const Vec3 c = random_pose(rng, Vec3(0, 0, 0.5), 1.0).translation();
-        expect_tree_matches_boxes(world, Aabb(c, c + Vec3::Constant(0.3)), what);
-      }
+      ASSERT_NO_FATAL_FAILURE(check_edited_context(world, ctx, q, what, colliding));
+      expect_random_probes_match(world, rng, 0.3, what);
     }
     EXPECT_GT(colliding, 0) << count;
     EXPECT_EQ(world.obstacle_tree().size(), count);
+  }
+}
+
+// add_obstacle and remove_obstacle edit the world in place and keep the contexts. Through random
+// additions (single shapes, objects of two pieces, some named in the matrix, some next to the
+// hand), removals (by a piece's name or by the object's) and moves, one long-lived context
+// answers as brute force over every pair and as a world built afresh from the same scene and
+// matrix does; the checked pairs, the boxes, the tree's ids and the name index follow every
+// edit, and the tree stays shallow.
+TEST(EditObstacles, ContextsSurviveAddsRemovesAndMovesAndAnswerAsAFreshWorld) {
+  std::mt19937 rng(47);
+  const RobotModel robot = panda();
+  for (const int count : {0, 5, 200}) {
+    AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
+    for (size_t k = 0; k < 60; k += 3)  // names of obstacles added later
+      acm.set_allowed(robot.links()[k % robot.links().size()].name, "n" + std::to_string(k), true);
+    acm.set_allowed("panda_hand", "o1", true);
+    CollisionWorld world(robot, random_obstacles(rng, count, 0.3), acm);
+    const std::uint64_t stamp = world.layout_stamp();
+    WorldContext ctx(world);
+    Eigen::VectorXd q = random_q(robot, rng);
+    ctx.update(q);
+    int added = 0, removed = 0, colliding = 0;
+    for (int trial = 0; trial < 70; ++trial) {
+      const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+      const size_t n = world.obstacles().size();
+      if (op < 4 || n == 0) {  // add
+        const Scene made = random_obstacles(rng, 2, 0.3);
+        const std::string name = "n" + std::to_string(added++);
+        if (op == 0) {  // an object of two pieces
+          for (size_t piece = 0; piece < 2; ++piece) {
+            Obstacle o = made.obstacles[piece];
+            o.name = name + "#" + std::to_string(piece);
+            o.object = name;
+            world.add_obstacle(o);
+          }
+        } else {
+          Obstacle o = made.obstacles[0];
+          o.name = name;
+          o.object.clear();  // its own object
+          if (op == 1)
+            o.pose = random_pose(rng, ctx.workspace().link_poses.back().translation(), 0.2);
+          world.add_obstacle(o);
+          ASSERT_EQ(world.obstacles().back().object, name);
+        }
+      } else if (op < 7) {  // remove, by the piece's name or by its object's
+        const Obstacle& o = world.obstacles()[std::uniform_int_distribution<size_t>(0, n - 1)(rng)];
+        const std::string name = op == 4 ? o.object : o.name;
+        // Each removed index, highest first, is taken by the last obstacle.
+        std::vector<std::string> expected;
+        std::vector<size_t> gone;
+        for (size_t x = 0; x < n; ++x) {
+          expected.push_back(world.obstacles()[x].name);
+          if (world.obstacles()[x].name == name || world.obstacles()[x].object == name)
+            gone.push_back(x);
+        }
+        for (auto x = gone.rbegin(); x != gone.rend(); ++x) {
+          expected[*x] = expected.back();
+          expected.pop_back();
+        }
+        world.remove_obstacle(name);
+        std::vector<std::string> left;
+        for (const Obstacle& x : world.obstacles()) left.push_back(x.name);
+        ASSERT_EQ(left, expected) << "removing " << name;
+        EXPECT_THROW(world.remove_obstacle(name), std::invalid_argument);
+        ++removed;
+      } else {  // move
+        const size_t o = std::uniform_int_distribution<size_t>(0, n - 1)(rng);
+        const Pose to = random_pose(rng, world.obstacles()[o].pose.translation(), 0.1);
+        world.move_obstacle(world.obstacles()[o].name, to);
+        ASSERT_TRUE(world.obstacles()[o].pose.isApprox(to, 0.0));
+      }
+      ASSERT_EQ(world.layout_stamp(), stamp);
+      if (trial % 2 == 0) q = random_q(robot, rng);
+      ctx.update(q);
+      const std::string what = std::to_string(count) + " obstacles first, trial " +
+                               std::to_string(trial) + ", op " + std::to_string(op);
+      const size_t obstacles = world.obstacles().size();
+      ASSERT_EQ(world.obstacle_boxes().size(), obstacles) << what;
+      ASSERT_EQ(world.obstacle_tree().size(), static_cast<int>(obstacles)) << what;
+      for (size_t o = 0; o < obstacles; ++o) {
+        const Obstacle& x = world.obstacles()[o];
+        ASSERT_TRUE(world.obstacle_boxes()[o].isApprox(bounding_box(x.shape, x.pose), 0.0)) << what;
+      }
+      const auto balanced = static_cast<int>(std::ceil(std::log2(std::max<size_t>(2, obstacles))));
+      EXPECT_LE(world.obstacle_tree().height(), 2 * balanced + 8) << what;
+      expect_random_probes_match(world, rng, 0.4, what);
+      ASSERT_NO_FATAL_FAILURE(check_edited_context(world, ctx, q, what, colliding));
+    }
+    EXPECT_GT(added, 5) << count;
+    EXPECT_GT(removed, 5) << count;
+    EXPECT_GT(colliding, 0) << count;
+  }
+}
+
+// Obstacles added one at a time in the worst order for an insertion that does not rotate
+// (along a line, each beyond the last) keep the tree within twice a balanced tree's depth, and
+// its queries exact.
+TEST(EditObstacles, ObstaclesAddedOneByOneKeepTheTreeShallow) {
+  CollisionWorld world(panda());
+  for (int i = 0; i < 3000; ++i) {
+    Obstacle o;
+    o.name = "b" + std::to_string(i);
+    o.shape = Box{Vec3(0.004, 0.004, 0.004)};
+    o.pose.translation() = Vec3(-1.5 + 0.001 * i, 0.5, 0.5);
+    world.add_obstacle(o);
+    const int balanced = static_cast<int>(std::ceil(std::log2(std::max(2, i + 1))));
+    ASSERT_LE(world.obstacle_tree().height(), 2 * balanced + 8) << i;
+  }
+  for (int probe = 0; probe < 30; ++probe) {
+    const double x = -1.5 + 0.1 * probe;
+    expect_tree_matches_boxes(world, Aabb(Vec3(x, 0.49, 0.49), Vec3(x + 0.05, 0.51, 0.51)),
+                              "probe " + std::to_string(probe));
   }
 }
 
@@ -514,9 +655,10 @@ TEST(MoveObstacle, MeshShelfAndPointCloudInThePandaCell) {
   }
 }
 
-// A context refuses queries after an edit that changes the world's layout, with an error that
-// says what to do; failed moves change nothing.
-TEST(MoveObstacle, LayoutEditsRetireContextsAndBadMovesChangeNothing) {
+// Adding and removing obstacles keep a context; after an edit that changes the robot's shapes or
+// pairs (a new matrix, a grasp) it refuses queries, with an error that says what to do. Failed
+// moves and additions change nothing.
+TEST(MoveObstacle, RobotEditsRetireContextsAndBadEditsChangeNothing) {
   const RobotModel robot = panda();
   CollisionWorld world(robot, load_scene(kScenes + "/panda_boxes.yaml"));
   const Eigen::VectorXd q = 0.5 * (robot.lower_limits() + robot.upper_limits());
@@ -530,10 +672,28 @@ TEST(MoveObstacle, LayoutEditsRetireContextsAndBadMovesChangeNothing) {
   EXPECT_TRUE(world.obstacles()[0].pose.isApprox(first.pose, 0.0));
   const double before = ctx.closest().pair.distance;
 
+  // Adding and removing obstacles keep the layout (and the context); bad additions change
+  // nothing.
   const std::uint64_t stamp = world.layout_stamp();
+  const size_t count = world.obstacles().size();
   Obstacle probe = first;
   probe.name = probe.object = "probe";
   world.add_obstacle(probe);
+  EXPECT_EQ(world.layout_stamp(), stamp);
+  Obstacle bad = probe;
+  bad.name = bad.object = "bad";
+  bad.pose = nan_pose;
+  EXPECT_THROW(world.add_obstacle(bad), std::invalid_argument);
+  EXPECT_THROW(world.add_obstacle(probe), std::invalid_argument);  // the name is taken
+  EXPECT_EQ(world.obstacles().size(), count + 1);
+  EXPECT_EQ(world.obstacle_tree().size(), static_cast<int>(count + 1));
+  ctx.update(q);
+  EXPECT_NEAR(ctx.closest().pair.distance, before, 1e-12);  // the probe sits on box0
+  world.remove_obstacle("probe");
+  EXPECT_EQ(world.layout_stamp(), stamp);
+  EXPECT_NEAR(ctx.closest().pair.distance, before, 1e-12);
+  // A new matrix or a held object changes the robot's pairs: contexts are retired.
+  world.set_allowed_collisions(world.allowed_collisions());
   EXPECT_NE(world.layout_stamp(), stamp);
   try {
     ctx.update(q);
@@ -545,8 +705,9 @@ TEST(MoveObstacle, LayoutEditsRetireContextsAndBadMovesChangeNothing) {
   EXPECT_THROW((void)ctx.in_collision(), std::logic_error);
   WorldContext renewed(world);
   renewed.update(q);
-  world.remove_obstacle("probe");
+  world.attach_obstacle(first.name, "panda_hand", q);
   EXPECT_THROW(renewed.update(q), std::logic_error);
+  world.detach(first.name, q);
   WorldContext third(world);
   third.update(q);
   EXPECT_NEAR(third.closest().pair.distance, before, 1e-12);

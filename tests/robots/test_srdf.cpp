@@ -493,6 +493,51 @@ TEST(AllowedCollisionMatrix, PairEntriesDefaultsAndRemoval) {
   EXPECT_EQ(acm.allowed_pairs(), (std::vector<NamePair>{{"a", "a"}}));
 }
 
+// mentions() and allowed_by_default() (the collision world's one lookup per added obstacle)
+// against a reference kept beside random edits: a name is mentioned exactly when it has a
+// default or a pair entry names it, and for every name the matrix does not mention,
+// allowed(a, name) == allowed_by_default(a).
+TEST(AllowedCollisionMatrix, MentionsFollowEveryEditAndUnmentionedNamesTakeTheDefault) {
+  const std::vector<std::string> names{"a", "b", "c", "box", "link", "zz"};
+  std::mt19937 rng(5);
+  AllowedCollisionMatrix acm;
+  std::map<std::pair<std::string, std::string>, bool> entries;
+  std::map<std::string, bool> defaults;
+  const auto pick = [&] { return names[std::uniform_int_distribution<size_t>(0, 5)(rng)]; };
+  for (int step = 0; step < 3000; ++step) {
+    const std::string a = pick(), b = pick();
+    const auto key = a <= b ? std::make_pair(a, b) : std::make_pair(b, a);
+    const bool value = rng() % 2 == 0;
+    switch (rng() % 4) {
+      case 0:
+        acm.set_allowed(a, b, value);
+        entries[key] = value;
+        break;
+      case 1:
+        acm.remove(a, b);
+        entries.erase(key);
+        break;
+      case 2:
+        acm.set_default(a, value);
+        defaults[a] = value;
+        break;
+      default:
+        acm.remove_default(a);
+        defaults.erase(a);
+        break;
+    }
+    for (const std::string& name : names) {
+      bool mentioned = defaults.count(name) != 0;
+      for (const auto& [pair, v] : entries) mentioned |= pair.first == name || pair.second == name;
+      ASSERT_EQ(acm.mentions(name), mentioned) << name << " at step " << step;
+      if (mentioned) continue;
+      for (const std::string& other : names)
+        ASSERT_EQ(acm.allowed(other, name), acm.allowed_by_default(other)) << other << ", " << name;
+    }
+    ASSERT_EQ(acm.size(), entries.size());
+  }
+}
+
 TEST(AllowedCollisionMatrix, FromAdjacencyOnPanda) {
   const RobotModel& model = panda();
   const AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(model);

@@ -61,6 +61,9 @@ class AabbTree {
   /// keeps insert()'s placement rather than stretching the old one's ancestors. Returns the
   /// leaf's new handle (the old one is no longer valid), or -1 when `leaf` is not a leaf.
   int move(int leaf, const Aabb& box);
+  /// Gives a leaf another caller id (the caller renumbered its objects); false when `leaf` is
+  /// not a leaf.
+  bool relabel(int leaf, int id);
   /// Calls f(id, leaf) for every leaf: the handles remove() and move() take.
   template <class F>
   void for_each_leaf(F&& f) const {
@@ -71,7 +74,11 @@ class AabbTree {
   void clear();
   /// Number of boxes.
   int size() const { return leaves_; }
-  /// Depth of the deepest leaf (0 for one leaf, -1 when empty).
+  /// Number of edges from a leaf to the root (0 for the root), by its parents: O(depth); -1
+  /// when `leaf` is not a leaf.
+  int depth(int leaf) const;
+  /// Depth of the deepest leaf (0 for one leaf, -1 when empty). O(1): callers that insert one
+  /// box at a time (insert() does not rotate) check it to rebuild a tree grown deep.
   int height() const;
 
   /// Calls f(id) for every box that touches or overlaps `box`, until f returns false.
@@ -90,8 +97,14 @@ class AabbTree {
     int parent = -1;
     int left = -1;  ///< -1: a leaf
     int right = -1;
-    int id = -1;  ///< caller id of a leaf; next free node when on the free list
+    /// A leaf's caller id; an inner node's height (its deepest leaf's distance), kept here so
+    /// a node stays 64 bytes; the next free node when on the free list.
+    int id = -1;
   };
+  int subtree_height(int node) const {
+    const Node& n = nodes_[static_cast<size_t>(node)];
+    return n.left < 0 ? 0 : n.id;
+  }
   /// Whether `node` is a leaf handle (in range, not an inner node, not on the free list).
   bool is_leaf(int node) const {
     return node >= 0 && node < static_cast<int>(nodes_.size()) &&

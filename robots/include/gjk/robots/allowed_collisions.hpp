@@ -39,10 +39,21 @@ class AllowedCollisionMatrix {
   std::vector<std::pair<std::string, std::string>> allowed_pairs() const;
   /// Number of pair entries (allowing or forbidding).
   size_t size() const { return entries_.size(); }
+  /// Whether `name` has a default or is in a pair entry. For a name it does not mention,
+  /// allowed(a, name) == allowed_by_default(a): one lookup per new obstacle instead of one per
+  /// robot shape.
+  bool mentions(const std::string& name) const {
+    return defaults_.count(name) != 0 || entry_names_.count(name) != 0;
+  }
+  /// Whether `a` may touch a name the matrix does not mention: a's default, or not allowed.
+  bool allowed_by_default(const std::string& a) const;
 
  private:
+  void count_names(const std::pair<std::string, std::string>& key, int change);
+
   std::map<std::pair<std::string, std::string>, bool> entries_;  // key: first <= second
   std::map<std::string, bool> defaults_;
+  std::map<std::string, int> entry_names_;  ///< how many pair entries name each part
 };
 
 /// Link index pairs (i < j) with at most one moving joint between them, over all links.

@@ -6,11 +6,12 @@
 //
 // Model / context split, as for RobotModel / Workspace: a CollisionWorld is immutable while it
 // is queried (edit it, then query it) and shared by threads; a WorldContext holds one thread's
-// kinematics, warm starts and boxes. Edits that change what is in the world (obstacles added or
-// removed, objects attached, the allowed-collision matrix) rebuild the pair lists and the
-// broadphase and retire every context. Moving an obstacle updates its leaf of the broadphase in
-// place and moving the robot's base changes neither; contexts keep their warm starts across
-// both (a cell with a tracked, moving object).
+// kinematics, warm starts and boxes. Obstacles are added, removed and moved in place: their
+// leaves of the broadphase, their rows of the pair lists and their names change, nothing else,
+// and contexts stay valid (a cell whose objects come, go and move while the robot runs). Edits that
+// change the robot's shapes or the matrix (objects attached or detached, a new matrix) rebuild
+// the pair lists and the broadphase and retire every context. Moving the robot's base changes
+// neither.
 #pragma once
 
 #include "gjk/broadphase.hpp"
@@ -22,6 +23,7 @@
 
 #include <Eigen/Core>
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -70,9 +72,15 @@ class CollisionWorld {
 
   /// Replaces the allowed-collision matrix.
   void set_allowed_collisions(AllowedCollisionMatrix allowed);
-  /// Adds an obstacle; throws std::invalid_argument when its name is already used.
+  /// Adds an obstacle as the last index; throws std::invalid_argument (and changes nothing)
+  /// when its name is already used, it is an attached object's name or its pose is not finite.
+  /// O(shapes + log N): its broadphase leaf and its row of checked pairs; contexts stay valid
+  /// and keep their warm starts.
   void add_obstacle(Obstacle obstacle);
-  /// Removes every obstacle whose name or object is `name`; throws when there is none.
+  /// Removes every obstacle whose name or object is `name`; throws std::invalid_argument when
+  /// there is none. Each removed index is taken by the last obstacle (as std::vector's
+  /// swap-and-pop: the other indices stay). O(shapes + log N) per obstacle, no rebuild;
+  /// contexts stay valid (the moved obstacle's pairs start cold).
   void remove_obstacle(const std::string& name);
   /// Moves the obstacles whose name or object is `name` to `pose`; throws std::invalid_argument
   /// when there is none or the pose is not finite (then nothing moves). Updates their boxes in
@@ -93,8 +101,8 @@ class CollisionWorld {
   const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
   /// Whether the pair (robot shape, obstacle) is checked (not allowed by the matrix).
   bool checked(int shape, int obstacle) const {
-    return obstacle_checked_[static_cast<size_t>(shape) * scene_.obstacles.size() +
-                             static_cast<size_t>(obstacle)] != 0;
+    return obstacle_checked_[static_cast<size_t>(obstacle) * shape_count_ +
+                             static_cast<size_t>(shape)] != 0;
   }
   /// The name the matrix knows a robot shape by: its link, or its attached object.
   const std::string& part_name(int shape) const;
@@ -102,27 +110,45 @@ class CollisionWorld {
   const AabbTree& obstacle_tree() const { return tree_; }
   /// World box of each obstacle (the tree's leaves), by obstacle index.
   const std::vector<Aabb>& obstacle_boxes() const { return obstacle_boxes_; }
-  /// Changes with every edit that retires the contexts (not with move_obstacle or
-  /// set_base_pose); distinct across worlds. A WorldContext made at one value refuses queries
-  /// at another.
+  /// Changes with every edit that retires the contexts (attach, detach, attach_obstacle,
+  /// set_allowed_collisions; not with adding, removing or moving obstacles or set_base_pose);
+  /// distinct across worlds. A WorldContext made at one value refuses queries at another.
   std::uint64_t layout_stamp() const { return layout_stamp_; }
 
  private:
   friend class WorldContext;
   void rebuild();
+  /// The balanced broadphase over obstacle_boxes_, and obstacle_leaf_.
+  void build_tree();
+  /// Rebuilds the tree when boxes placed one at a time made it much deeper than a balanced
+  /// tree (insertion does not rotate; a deep tree slows every query and, past 64 levels,
+  /// allocates).
+  void keep_tree_shallow();
+  /// Adds obstacle i's name and object to obstacles_by_name_.
+  void index_name(size_t i);
+  /// Takes them out.
+  void unindex_name(size_t i);
 
   RobotModel robot_;
   RobotModel model_;
   Scene scene_;
   AllowedCollisionMatrix allowed_;
   std::vector<std::pair<int, int>> self_pairs_;
-  std::vector<std::uint8_t> obstacle_checked_;  ///< shape-major
+  size_t shape_count_ = 0;                      ///< model_'s collision shapes
+  std::vector<std::uint8_t> obstacle_checked_;  ///< obstacle-major: a row per obstacle
+  /// The row of an obstacle whose name the matrix does not mention (each shape's default).
+  std::vector<std::uint8_t> unmentioned_checked_;
   AabbTree tree_;
   std::vector<Aabb> obstacle_boxes_;
   std::vector<int> obstacle_leaf_;  ///< each obstacle's leaf handle in tree_ (for moves)
   /// Obstacle indices by name and by object name (move_obstacle: no scan of the scene).
   std::unordered_map<std::string, std::vector<int>> obstacles_by_name_;
   std::uint64_t layout_stamp_ = 0;
+  /// The last removals, (index the last obstacle moved from, index it moved to; equal when
+  /// the last was removed), at renumber_count_ % size: contexts drop those pairs' warm starts,
+  /// which are keyed by index.
+  std::array<std::pair<int, int>, 64> renumbered_{};
+  std::uint64_t renumber_count_ = 0;
   // Per shape and obstacle, what every WorldContext reads: computed once per edit here rather
   // than in each context's constructor (a hull's box is six support scans; with the Panda's 17
   // shapes that made a context cost 11 us).
@@ -135,8 +161,8 @@ class CollisionWorld {
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
 /// starts. Create one per thread; it must not outlive the world. After an edit that changes the
 /// world's layout (CollisionWorld::layout_stamp()) its queries throw std::logic_error: make a new
-/// context. Moving obstacles keeps it valid; after set_base_pose, update() again (the shapes'
-/// poses include the base).
+/// context. Adding, removing and moving obstacles keep it valid; after set_base_pose, update()
+/// again (the shapes' poses include the base).
 class WorldContext {
  public:
   /// Empty warm starts and workspace for `world`.
@@ -186,7 +212,7 @@ class WorldContext {
   /// obstacles does not hold a cache per pair; at the cap a slot taken over by another pair
   /// starts cold. A pointer into the tables is valid until the next call.
   size_t obstacle_slot(int shape, int obstacle);
-  /// Quadruples the tables (up to max_warm_slots_), keeping every pair's warm start.
+  /// Quadruples the tables (up to max_warm_slots()), keeping every pair's warm start.
   void grow_warm_table();
   /// (shape, obstacle)'s signed distance into `r`, as distances() measures it; false when the
   /// pair is certified beyond a finite `cutoff` (then `r` is not set).
@@ -202,7 +228,7 @@ class WorldContext {
   /// Whether a convex (shape, obstacle) or self pair passed the engine's input checks once
   /// (gjk::prechecked): its queries skip them.
   bool prechecked_pair(size_t shape, size_t obstacle) {
-    // The flags are the world's, rebuilt with each edit; the bound only guards an index beyond
+    // The flags are the world's, kept with each edit; the bound only guards an index beyond
     // them (it no longer stands for "added after this context was made").
     return obstacle < world_->obstacle_prechecked_.size() &&
            world_->obstacle_prechecked_[obstacle] && prechecked_pose(shape);
@@ -217,11 +243,17 @@ class WorldContext {
     return pose_prechecked_[s] == kOk;
   }
 
-  /// Throws std::logic_error when the world's layout changed after this context was made.
-  void check_layout() const;
+  /// Throws std::logic_error when the world's layout changed after this context was made;
+  /// forgets the warm starts of obstacles removed or moved to another index since the last call.
+  void check_layout();
+  void forget_renumbered();
+  /// One slot per (shape, obstacle) pair of the world as it is now, a power of two, at most
+  /// kMaxWarmSlots.
+  size_t max_warm_slots() const;
 
   const CollisionWorld* world_;
-  std::uint64_t layout_stamp_;  ///< the world's at construction
+  std::uint64_t layout_stamp_;     ///< the world's at construction
+  std::uint64_t renumbered_seen_;  ///< the world's renumber_count_ at the last query
   Workspace ws_;
   std::vector<Pose> poses_;
   std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
@@ -234,7 +266,6 @@ class WorldContext {
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
   static constexpr size_t kFirstWarmSlots = 256;
   static constexpr size_t kMaxWarmSlots = 65536;
-  size_t max_warm_slots_ = 1;   ///< the pairs (a power of two), at most kMaxWarmSlots
   size_t warm_slots_used_ = 0;  ///< slots holding a pair
   std::vector<WarmStart> obstacle_warm_;
   std::vector<MeshPairHit> obstacle_hits_;  ///< pairs with a mesh or cells: last nearest primitives
