@@ -34,10 +34,10 @@ Aabb obstacle_box(const Obstacle& o) {
   return box;
 }
 
-/// Whether every query of a convex obstacle may skip the engine's input checks.
-bool obstacle_prechecked(const Obstacle& o) {
-  return o.kind() == ObstacleKind::Convex && prechecked::shape_ok(o.shape) &&
-         prechecked::pose_ok(o.pose);
+/// Whether an obstacle is convex with a shape that passes the engine's input checks (which
+/// scan a hull's vertices: done once per obstacle, not per move).
+bool obstacle_shape_ok(const Obstacle& o) {
+  return o.kind() == ObstacleKind::Convex && prechecked::shape_ok(o.shape);
 }
 
 /// A fresh value for CollisionWorld::layout_stamp(): distinct across every world of the
@@ -149,7 +149,8 @@ void CollisionWorld::add_obstacle(Obstacle obstacle) {
     obstacle_checked_.insert(obstacle_checked_.end(), unmentioned_checked_.begin(),
                              unmentioned_checked_.end());
   }
-  obstacle_prechecked_.push_back(obstacle_prechecked(obstacle) ? 1 : 0);
+  obstacle_shape_ok_.push_back(obstacle_shape_ok(obstacle) ? 1 : 0);
+  obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(obstacle.pose));
   obstacle_boxes_.push_back(box);
   scene_.obstacles.push_back(std::move(obstacle));
   index_name(index);
@@ -177,6 +178,7 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
       obstacle_boxes_[hole] = obstacle_boxes_[last];
       obstacle_leaf_[hole] = obstacle_leaf_[last];
       obstacle_prechecked_[hole] = obstacle_prechecked_[last];
+      obstacle_shape_ok_[hole] = obstacle_shape_ok_[last];
       std::copy_n(obstacle_checked_.begin() + static_cast<std::ptrdiff_t>(last * shape_count_),
                   shape_count_,
                   obstacle_checked_.begin() + static_cast<std::ptrdiff_t>(hole * shape_count_));
@@ -187,6 +189,7 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
     obstacle_boxes_.pop_back();
     obstacle_leaf_.pop_back();
     obstacle_prechecked_.pop_back();
+    obstacle_shape_ok_.pop_back();
     obstacle_checked_.resize(last * shape_count_);
     renumbered_[renumber_count_ % renumbered_.size()] = {static_cast<int>(last), index};
     ++renumber_count_;
@@ -208,7 +211,7 @@ void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
     obstacle.pose = pose;
     obstacle_boxes_[o] = obstacle_box(obstacle);
     obstacle_leaf_[o] = tree_.move(obstacle_leaf_[o], obstacle_boxes_[o]);
-    obstacle_prechecked_[o] = obstacle_prechecked(obstacle) ? 1 : 0;
+    obstacle_prechecked_[o] = obstacle_shape_ok_[o] && prechecked::pose_ok(pose);
     keep_tree_shallow();
   }
 }
@@ -338,9 +341,12 @@ void CollisionWorld::rebuild() {
     shape_local_halves_.push_back(0.5 * local.sizes());
     shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
   }
+  obstacle_shape_ok_.clear();
   obstacle_prechecked_.clear();
-  for (const Obstacle& o : scene_.obstacles)
-    obstacle_prechecked_.push_back(obstacle_prechecked(o) ? 1 : 0);
+  for (const Obstacle& o : scene_.obstacles) {
+    obstacle_shape_ok_.push_back(obstacle_shape_ok(o) ? 1 : 0);
+    obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(o.pose));
+  }
   layout_stamp_ = next_layout_stamp();
 }
 

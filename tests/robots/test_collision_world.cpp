@@ -627,6 +627,30 @@ TEST(EditObstacles, ObstaclesAddedOneByOneKeepTheTreeShallow) {
   }
 }
 
+// A move to a finite pose whose rotation is not a rotation (scaled) takes the obstacle's pairs off
+// the unchecked fast path: the engine's checks refuse them (closest() skips invalid pairs), and
+// a move back to a valid pose makes the obstacle count again.
+TEST(MoveObstacle, AScaledRotationIsCheckedNotTrusted) {
+  const RobotModel robot = panda();
+  CollisionWorld world(robot, load_scene(kScenes + "/panda_boxes.yaml"));
+  WorldContext ctx(world);
+  const Eigen::VectorXd q = 0.5 * (robot.lower_limits() + robot.upper_limits());
+  ctx.update(q);
+  Pose near_hand = Pose::Identity();
+  near_hand.translation() = ctx.workspace().link_poses.back().translation() + Vec3(0, 0, 0.25);
+  const std::string name = world.obstacles()[0].name;
+  world.move_obstacle(name, near_hand);
+  const ClosestPair valid = ctx.closest();
+  ASSERT_EQ(valid.pair.obstacle, 0);
+  Pose scaled = near_hand;
+  scaled.linear() *= 2.0;
+  world.move_obstacle(name, scaled);
+  EXPECT_NE(ctx.closest().pair.obstacle, 0);
+  world.move_obstacle(name, near_hand);
+  EXPECT_EQ(ctx.closest().pair.obstacle, 0);
+  EXPECT_EQ(ctx.closest().pair.distance, valid.pair.distance);
+}
+
 // Meshes and occupied cells move as convex obstacles do.
 TEST(MoveObstacle, MeshShelfAndPointCloudInThePandaCell) {
   const RobotModel robot = panda();

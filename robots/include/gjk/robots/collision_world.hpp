@@ -156,6 +156,7 @@ class CollisionWorld {
   std::vector<Vec3> shape_local_halves_;           ///< half sizes of that box
   std::vector<std::uint8_t> shape_prechecked_;     ///< per shape: prechecked::shape_ok
   std::vector<std::uint8_t> obstacle_prechecked_;  ///< per obstacle: convex, shape and pose ok
+  std::vector<std::uint8_t> obstacle_shape_ok_;    ///< per obstacle: convex and shape ok
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
