@@ -145,7 +145,7 @@ double minimum(const std::vector<ReferencePair>& pairs) {
   return best;
 }
 
-/// `full` trials scaled by GJK_TEST_CASE_FRACTION (scripts/test.sh --sanitize sets 0.1: the
+/// `full` trials scaled by GJK_TEST_CASE_FRACTION (scripts/test.sh --sanitize sets 0.2: the
 /// sanitizers look for memory errors, not rare geometry), at least `minimum`.
 int trials(int full, int minimum) {
   const char* text = std::getenv("GJK_TEST_CASE_FRACTION");

@@ -172,7 +172,7 @@ std::vector<PolytopePair> make_pairs(std::uint64_t seed, int count,
                                      const PairOptions& options = {});
 
 /// The fraction of its cases a long brute-force test runs: GJK_TEST_CASE_FRACTION in (0, 1],
-/// 1 when unset. scripts/test.sh sets 0.1 under the sanitizers, which look for memory and UB
+/// 1 when unset. scripts/test.sh sets 0.2 under the sanitizers, which look for memory and UB
 /// errors rather than rare geometry (the brute-force references run ~30x slower there).
 /// Invalid values throw std::invalid_argument naming the variable and the value.
 double case_fraction();
