@@ -139,23 +139,27 @@ void CollisionWorld::add_obstacle(Obstacle obstacle) {
   // the robot model and the other leaves do not depend on it (a rebuild re-ran the matrix over
   // every pair and rebuilt the whole tree), and its index is new, so no context's warm start
   // is keyed by it.
-  const Aabb box = obstacle_box(obstacle);
   const size_t index = scene_.obstacles.size();
+  append_obstacle_rows(obstacle);
+  scene_.obstacles.push_back(std::move(obstacle));
+  index_name(index);
+  obstacle_leaf_.push_back(tree_.insert(obstacle_boxes_.back(), static_cast<int>(index)));
+  keep_tree_shallow();
+}
+
+void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
+  const Aabb box = obstacle_box(obstacle);  // first: the only step that can throw
   if (allowed_.mentions(obstacle.object)) {
     for (size_t s = 0; s < shape_count_; ++s)
       obstacle_checked_.push_back(
           allowed_.allowed(part_name(static_cast<int>(s)), obstacle.object) ? 0 : 1);
-  } else {  // the usual case: a name the matrix does not know
+  } else {  // the usual case: a name the matrix does not know, so each shape's default
     obstacle_checked_.insert(obstacle_checked_.end(), unmentioned_checked_.begin(),
                              unmentioned_checked_.end());
   }
   obstacle_shape_ok_.push_back(obstacle_shape_ok(obstacle) ? 1 : 0);
   obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(obstacle.pose));
   obstacle_boxes_.push_back(box);
-  scene_.obstacles.push_back(std::move(obstacle));
-  index_name(index);
-  obstacle_leaf_.push_back(tree_.insert(box, static_cast<int>(index)));
-  keep_tree_shallow();
 }
 
 void CollisionWorld::remove_obstacle(const std::string& name) {
@@ -319,18 +323,15 @@ void CollisionWorld::rebuild() {
       self_pairs_.emplace_back(static_cast<int>(i), static_cast<int>(k));
     }
   }
-  const size_t obstacles = scene_.obstacles.size();
   unmentioned_checked_.clear();
   for (size_t s = 0; s < shapes.size(); ++s)
     unmentioned_checked_.push_back(allowed_.allowed_by_default(part_name(static_cast<int>(s))) ? 0
                                                                                                : 1);
-  obstacle_checked_.assign(shapes.size() * obstacles, 1);
-  for (size_t o = 0; o < obstacles; ++o)
-    for (size_t s = 0; s < shapes.size(); ++s)
-      if (allowed_.allowed(part_name(static_cast<int>(s)), scene_.obstacles[o].object))
-        obstacle_checked_[o * shapes.size() + s] = 0;
+  obstacle_checked_.clear();
+  obstacle_shape_ok_.clear();
+  obstacle_prechecked_.clear();
   obstacle_boxes_.clear();
-  for (const Obstacle& o : scene_.obstacles) obstacle_boxes_.push_back(obstacle_box(o));
+  for (const Obstacle& o : scene_.obstacles) append_obstacle_rows(o);
   build_tree();
   shape_local_centres_.clear();
   shape_local_halves_.clear();
@@ -340,12 +341,6 @@ void CollisionWorld::rebuild() {
     shape_local_centres_.push_back(local.center());
     shape_local_halves_.push_back(0.5 * local.sizes());
     shape_prechecked_.push_back(prechecked::shape_ok(c.shape) ? 1 : 0);
-  }
-  obstacle_shape_ok_.clear();
-  obstacle_prechecked_.clear();
-  for (const Obstacle& o : scene_.obstacles) {
-    obstacle_shape_ok_.push_back(obstacle_shape_ok(o) ? 1 : 0);
-    obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(o.pose));
   }
   layout_stamp_ = next_layout_stamp();
 }
@@ -471,7 +466,7 @@ void WorldContext::forget_renumbered() {
       const auto [from, to] = log[k % log.size()];
       for (size_t s = 0; s < poses_.size(); ++s) {
         for (const int o : {from, to}) {
-          const std::uint64_t key = static_cast<std::uint64_t>(o) * poses_.size() + s;
+          const std::uint64_t key = warm_key(static_cast<int>(s), o);
           const size_t slot = warm_slot(key, obstacle_warm_.size());
           if (obstacle_warm_owner_[slot] != key + 1) continue;
           obstacle_warm_owner_[slot] = 0;
@@ -484,9 +479,7 @@ void WorldContext::forget_renumbered() {
 }
 
 size_t WorldContext::obstacle_slot(int shape, int obstacle) {
-  // Obstacle-major: an added obstacle's pairs take new keys and every other key stays.
-  const std::uint64_t key =
-      static_cast<std::uint64_t>(obstacle) * poses_.size() + static_cast<std::uint64_t>(shape);
+  const std::uint64_t key = warm_key(shape, obstacle);
   size_t slot = warm_slot(key, obstacle_warm_.size());
   if (obstacle_warm_owner_[slot] == key + 1) return slot;
   // A pair new to its slot. Below the cap the table grows rather than fill past half or evict

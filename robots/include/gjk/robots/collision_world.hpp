@@ -118,6 +118,10 @@ class CollisionWorld {
  private:
   friend class WorldContext;
   void rebuild();
+  /// Appends the obstacle's row of checked pairs (one matrix lookup per shape only when the
+  /// matrix names its object), its shape and pose checks and its box; needs shape_count_ and
+  /// unmentioned_checked_ of the current model.
+  void append_obstacle_rows(const Obstacle& obstacle);
   /// The balanced broadphase over obstacle_boxes_, and obstacle_leaf_.
   void build_tree();
   /// Rebuilds the tree when boxes placed one at a time made it much deeper than a balanced
@@ -213,6 +217,11 @@ class WorldContext {
   /// obstacles does not hold a cache per pair; at the cap a slot taken over by another pair
   /// starts cold. A pointer into the tables is valid until the next call.
   size_t obstacle_slot(int shape, int obstacle);
+  /// The warm-start key of (shape, obstacle), obstacle-major: an added obstacle's pairs take
+  /// new keys and every other key stays.
+  std::uint64_t warm_key(int shape, int obstacle) const {
+    return static_cast<std::uint64_t>(obstacle) * poses_.size() + static_cast<std::uint64_t>(shape);
+  }
   /// Quadruples the tables (up to max_warm_slots()), keeping every pair's warm start.
   void grow_warm_table();
   /// (shape, obstacle)'s signed distance into `r`, as distances() measures it; false when the
