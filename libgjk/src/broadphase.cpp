@@ -155,9 +155,15 @@ int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin
 void AabbTree::refit_upwards(int node) {
   for (int n = node; n >= 0; n = nodes_[static_cast<size_t>(n)].parent) {
     Node& x = nodes_[static_cast<size_t>(n)];
-    x.box =
+    const Aabb box =
         nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
-    x.id = 1 + std::max(subtree_height(x.left), subtree_height(x.right));
+    const int height = 1 + std::max(subtree_height(x.left), subtree_height(x.right));
+    // A node whose box and height come out as they were leaves every ancestor as it was (each is
+    // a function of its children alone): an insertion inside an existing region stops a few
+    // levels up instead of at the root (FCL's and Box2D's trees stop likewise).
+    if (height == x.id && box.min() == x.box.min() && box.max() == x.box.max()) return;
+    x.box = box;
+    x.id = height;
   }
 }
 

@@ -124,11 +124,13 @@ void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
 
 void CollisionWorld::add_obstacle(Obstacle obstacle) {
   if (obstacle.object.empty()) obstacle.object = obstacle.name;
-  if (const auto named = obstacles_by_name_.find(obstacle.name); named != obstacles_by_name_.end())
-    for (const int i : named->second)
-      if (scene_.obstacles[static_cast<size_t>(i)].name == obstacle.name)
+  obstacle_names_.for_each(
+      obstacle.name,
+      [&](int i) { return scene_.obstacles[static_cast<size_t>(i)].name == obstacle.name; },
+      [&](int) {
         throw std::invalid_argument("add_obstacle: the name '" + obstacle.name +
                                     "' is already used");
+      });
   for (const AttachedObject& a : scene_.attached)
     if (a.name == obstacle.object)
       throw std::invalid_argument("add_obstacle: '" + obstacle.object +
@@ -163,10 +165,11 @@ void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
 }
 
 void CollisionWorld::remove_obstacle(const std::string& name) {
-  const auto named = obstacles_by_name_.find(name);
-  if (named == obstacles_by_name_.end())
+  std::vector<int>& gone = removal_scratch_;  // kept: a removal allocates nothing
+  gone.clear();
+  obstacle_names_.for_each(name, named_by(name), [&](int i) { gone.push_back(i); });
+  if (gone.empty())
     throw std::invalid_argument("remove_obstacle: no obstacle named '" + name + "'");
-  std::vector<int> gone = named->second;
   // Highest index first, each replaced by the last obstacle: O(shapes) per removal whatever N
   // (keeping the order moved every later obstacle, and re-keyed their names, tree ids and rows:
   // 190 us among 10,000 boxes), and any later index to remove is gone before it could move.
@@ -177,7 +180,7 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
     tree_.remove(obstacle_leaf_[hole]);
     const size_t last = scene_.obstacles.size() - 1;
     if (hole != last) {
-      unindex_name(last);
+      relabel_name(last, hole);
       scene_.obstacles[hole] = std::move(scene_.obstacles[last]);
       obstacle_boxes_[hole] = obstacle_boxes_[last];
       obstacle_leaf_[hole] = obstacle_leaf_[last];
@@ -187,7 +190,6 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
                   shape_count_,
                   obstacle_checked_.begin() + static_cast<std::ptrdiff_t>(hole * shape_count_));
       tree_.relabel(obstacle_leaf_[hole], index);
-      index_name(hole);
     }
     scene_.obstacles.pop_back();
     obstacle_boxes_.pop_back();
@@ -203,13 +205,12 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
 void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
   if (!pose.matrix().allFinite())
     throw std::invalid_argument("move_obstacle: the pose for '" + name + "' is not finite");
-  const auto named = obstacles_by_name_.find(name);
-  if (named == obstacles_by_name_.end())
-    throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
   // Only the moved obstacles' boxes and flags change: the pair lists depend on names, not
   // poses (a full rebuild copied the robot model and re-ran the matrix over every pair, and it
   // retired every context's warm starts).
-  for (const int index : named->second) {
+  bool found = false;
+  obstacle_names_.for_each(name, named_by(name), [&](int index) {
+    found = true;
     const auto o = static_cast<size_t>(index);
     Obstacle& obstacle = scene_.obstacles[o];
     obstacle.pose = pose;
@@ -217,7 +218,8 @@ void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
     obstacle_leaf_[o] = tree_.move(obstacle_leaf_[o], obstacle_boxes_[o]);
     obstacle_prechecked_[o] = obstacle_shape_ok_[o] && prechecked::pose_ok(pose);
     keep_tree_shallow();
-  }
+  });
+  if (!found) throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
 }
 
 void CollisionWorld::attach(AttachedObject object) {
@@ -293,7 +295,7 @@ const std::string& CollisionWorld::part_name(int shape) const {
 void CollisionWorld::rebuild() {
   model_ = robot_.with_attached(scene_.attached);
   std::set<std::string> names;
-  obstacles_by_name_.clear();
+  obstacle_names_.clear();
   for (size_t i = 0; i < scene_.obstacles.size(); ++i) {
     Obstacle& o = scene_.obstacles[i];
     if (o.object.empty()) o.object = o.name;  // a convex obstacle made in code is its own object
@@ -365,20 +367,21 @@ void CollisionWorld::keep_tree_shallow() {
 
 void CollisionWorld::index_name(size_t i) {
   const Obstacle& o = scene_.obstacles[i];
-  obstacles_by_name_[o.name].push_back(static_cast<int>(i));
-  if (o.object != o.name) obstacles_by_name_[o.object].push_back(static_cast<int>(i));
+  obstacle_names_.insert(o.name, static_cast<int>(i));
+  if (o.object != o.name) obstacle_names_.insert(o.object, static_cast<int>(i));
 }
 
 void CollisionWorld::unindex_name(size_t i) {
   const Obstacle& o = scene_.obstacles[i];
-  for (const std::string* key : {&o.name, &o.object}) {
-    if (key == &o.object && o.object == o.name) break;
-    const auto entry = obstacles_by_name_.find(*key);
-    if (entry == obstacles_by_name_.end()) continue;
-    std::vector<int>& indices = entry->second;
-    indices.erase(std::remove(indices.begin(), indices.end(), static_cast<int>(i)), indices.end());
-    if (indices.empty()) obstacles_by_name_.erase(entry);
-  }
+  obstacle_names_.erase(o.name, static_cast<int>(i));
+  if (o.object != o.name) obstacle_names_.erase(o.object, static_cast<int>(i));
+}
+
+void CollisionWorld::relabel_name(size_t from, size_t to) {
+  const Obstacle& o = scene_.obstacles[from];
+  obstacle_names_.relabel(o.name, static_cast<int>(from), static_cast<int>(to));
+  if (o.object != o.name)
+    obstacle_names_.relabel(o.object, static_cast<int>(from), static_cast<int>(to));
 }
 
 // ---------------------------------------------------------------------------------------------

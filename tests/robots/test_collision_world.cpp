@@ -606,6 +606,66 @@ TEST(EditObstacles, ContextsSurviveAddsRemovesAndMovesAndAnswerAsAFreshWorld) {
   }
 }
 
+// The world's name index against a reference multimap, over a long random run of inserts,
+// erases and relabels (many of them colliding at home slots in a table kept small, so the
+// backward-shift deletion moves entries every few steps), ids stored under one and two names.
+TEST(NameIndex, AnswersAsAMultimapThroughEveryEdit) {
+  std::mt19937 rng(5);
+  for (const int pool : {3, 40, 400}) {
+    std::vector<std::string> names;
+    for (int k = 0; k < pool; ++k) names.push_back("name" + std::to_string(k));
+    // The reference: each id's names (ids are the table's payload; the table asks for them).
+    std::vector<std::vector<std::string>> names_of;
+    NameIndex index;
+    size_t entries = 0;
+    const auto check = [&](const std::string& key, const std::string& what) {
+      std::vector<int> found, expected;
+      index.for_each(
+          key,
+          [&](int id) {
+            const auto& n = names_of[static_cast<size_t>(id)];
+            return std::find(n.begin(), n.end(), key) != n.end();
+          },
+          [&](int id) { found.push_back(id); });
+      for (size_t id = 0; id < names_of.size(); ++id)
+        for (const std::string& n : names_of[id])
+          if (n == key) expected.push_back(static_cast<int>(id));
+      std::sort(found.begin(), found.end());
+      ASSERT_EQ(found, expected) << what << ", key " << key;
+    };
+    for (int step = 0; step < 6000; ++step) {
+      const int op = std::uniform_int_distribution<int>(0, 9)(rng);
+      const std::string what = std::to_string(pool) + " names, step " + std::to_string(step);
+      if (op < 5 || names_of.empty()) {  // a new id under one or two names
+        const auto id = static_cast<int>(names_of.size());
+        std::vector<std::string> own{names[rng() % names.size()]};
+        if (op == 0) own.push_back(names[rng() % names.size()]);
+        if (own.size() == 2 && own[1] == own[0]) own.pop_back();
+        for (const std::string& n : own) index.insert(n, id);
+        entries += own.size();
+        names_of.push_back(own);
+      } else if (op < 9) {  // the world's removal: erase an id, the last id takes its number
+        const size_t hole = rng() % names_of.size(), last = names_of.size() - 1;
+        for (const std::string& n : names_of[hole]) index.erase(n, static_cast<int>(hole));
+        entries -= names_of[hole].size();
+        if (hole != last) {
+          for (const std::string& n : names_of[last])
+            index.relabel(n, static_cast<int>(last), static_cast<int>(hole));
+          names_of[hole] = names_of[last];
+        }
+        names_of.pop_back();
+      } else {  // erasing what is not there changes nothing
+        index.erase(names[rng() % names.size()], static_cast<int>(names_of.size()) + 7);
+      }
+      ASSERT_EQ(index.size(), entries) << what;
+      for (int probe = 0; probe < 3; ++probe)
+        ASSERT_NO_FATAL_FAILURE(check(names[rng() % names.size()], what));
+      ASSERT_NO_FATAL_FAILURE(check("absent", what));
+    }
+    for (const std::string& n : names) ASSERT_NO_FATAL_FAILURE(check(n, "at the end"));
+  }
+}
+
 // Obstacles added one at a time in the worst order for an insertion that does not rotate
 // (along a line, each beyond the last) keep the tree within twice a balanced tree's depth, and
 // its queries exact.

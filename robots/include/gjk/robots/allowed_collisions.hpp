@@ -1,6 +1,6 @@
 // Allowed-collision matrix (as MoveIt's): which pairs of named parts (robot links, obstacles,
 // attached objects) may touch without counting as a collision. Used when the pair lists are
-// rebuilt, not per query, so plain ordered maps are enough.
+// rebuilt and when an obstacle is added (mentions(): hashed, as it runs per add), not per query.
 #pragma once
 
 #include "gjk/robots/robot_model.hpp"
@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -52,8 +53,8 @@ class AllowedCollisionMatrix {
   void count_names(const std::pair<std::string, std::string>& key, int change);
 
   std::map<std::pair<std::string, std::string>, bool> entries_;  // key: first <= second
-  std::map<std::string, bool> defaults_;
-  std::map<std::string, int> entry_names_;  ///< how many pair entries name each part
+  std::unordered_map<std::string, bool> defaults_;
+  std::unordered_map<std::string, int> entry_names_;  ///< how many pair entries name each part
 };
 
 /// Link index pairs (i < j) with at most one moving joint between them, over all links.

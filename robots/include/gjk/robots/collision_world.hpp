@@ -18,6 +18,7 @@
 #include "gjk/mesh_pair.hpp"
 #include "gjk/robots/allowed_collisions.hpp"
 #include "gjk/robots/distances.hpp"
+#include "gjk/robots/name_index.hpp"
 #include "gjk/robots/robot_model.hpp"
 #include "gjk/robots/scene.hpp"
 
@@ -27,7 +28,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -128,10 +128,19 @@ class CollisionWorld {
   /// tree (insertion does not rotate; a deep tree slows every query and, past 64 levels,
   /// allocates).
   void keep_tree_shallow();
-  /// Adds obstacle i's name and object to obstacles_by_name_.
+  /// Adds obstacle i's name and object to obstacle_names_.
   void index_name(size_t i);
   /// Takes them out.
   void unindex_name(size_t i);
+  /// Obstacle `from`'s names now give index `to` (before its data moves there).
+  void relabel_name(size_t from, size_t to);
+  /// Whether an obstacle index has `name` as its name or its object's name.
+  auto named_by(const std::string& name) const {
+    return [this, &name](int i) {
+      const Obstacle& o = scene_.obstacles[static_cast<size_t>(i)];
+      return o.name == name || o.object == name;
+    };
+  }
 
   RobotModel robot_;
   RobotModel model_;
@@ -146,7 +155,8 @@ class CollisionWorld {
   std::vector<Aabb> obstacle_boxes_;
   std::vector<int> obstacle_leaf_;  ///< each obstacle's leaf handle in tree_ (for moves)
   /// Obstacle indices by name and by object name (move_obstacle: no scan of the scene).
-  std::unordered_map<std::string, std::vector<int>> obstacles_by_name_;
+  NameIndex obstacle_names_;
+  std::vector<int> removal_scratch_;  ///< remove_obstacle's indices, kept to reuse its memory
   std::uint64_t layout_stamp_ = 0;
   /// The last removals, (index the last obstacle moved from, index it moved to; equal when
   /// the last was removed), at renumber_count_ % size: contexts drop those pairs' warm starts,
