@@ -5,6 +5,9 @@
 function(gjk_library_properties target)
   set_target_properties(${target} PROPERTIES
     VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+  if(GJK_FUZZ_COVERAGE_LIBRARIES)  # GJK_BUILD_FUZZ in the sanitizer build: see CMakeLists.txt
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "SHARED_LIBRARY" AND NOT APPLE AND NOT WIN32)
     set(map "${PROJECT_SOURCE_DIR}/cmake/gjk.map")

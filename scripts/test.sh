@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Builds everything and runs all tests. Usage: scripts/test.sh [--sanitize | --tsan] [build-dir]
-#   --sanitize   ASan + UBSan build (clang-14, -O1) of everything, all tests, in build-asan/
+#   --sanitize   ASan + UBSan build (clang-14, -O1) of everything, all tests, in build-asan/;
+#                it also builds the libFuzzer targets (scripts/fuzz.sh --build-dir build-asan)
 #   --tsan       ThreadSanitizer build of the concurrency tests only (shared models used from
 #                several threads: batch API, OMPL checker and validator), in build-tsan/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=""
+fuzz=""
 targets=()
 tests_regex=""
 exclude_regex=""
 case "${1:-}" in
   # The browser test drives Chromium and Python over pages the tools write; under the sanitizers
   # it only re-runs the tools (94 s), whose page writer test_replay_writer covers there.
-  --sanitize) sanitize="address,undefined"; exclude_regex="^ReplayBrowserPages$"; shift ;;
+  --sanitize) sanitize="address,undefined"; exclude_regex="^ReplayBrowserPages$"; fuzz=ON; shift ;;
   --tsan) sanitize="thread"; targets=(--target test_concurrency test_batch); tests_regex="Concurrency|Batch|Threads"; shift ;;
 esac
 default_dir=build
@@ -33,13 +35,15 @@ else
 fi
 
 # Sanitizer builds skip the benchmark binary (peers' code, minutes of build time); its smoke run
-# is part of the normal build's tests.
+# is part of the normal build's tests. The ASan build also makes the fuzz targets, with the
+# fuzzer's coverage on the project's libraries only: CI fuzzes with them rather than compiling
+# the libraries a second time.
 # The Python package builds and tests against Debian's interpreter, whose NumPy and pytest
 # install-deps.sh installed (another python3 may come first on PATH). Sanitizer builds leave the
 # package out (see GJK_BUILD_PYTHON in CMakeLists.txt).
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DGJK_WARNINGS_AS_ERRORS=ON \
   -DPython3_EXECUTABLE=/usr/bin/python3 \
-  ${sanitize:+-DGJK_SANITIZE=$sanitize -DGJK_BUILD_BENCH=OFF} >/dev/null
+  ${sanitize:+-DGJK_SANITIZE=$sanitize -DGJK_BUILD_BENCH=OFF} ${fuzz:+-DGJK_BUILD_FUZZ=ON} >/dev/null
 cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Under the sanitizers the random-pairs test looks for memory and UB errors, not for rare
