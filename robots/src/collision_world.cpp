@@ -125,7 +125,7 @@ void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
 void CollisionWorld::add_obstacle(Obstacle obstacle) {
   if (obstacle.object.empty()) obstacle.object = obstacle.name;
   obstacle_names_.for_each(
-      obstacle.name,
+      NameIndex::hash_of(obstacle.name),
       [&](int i) { return scene_.obstacles[static_cast<size_t>(i)].name == obstacle.name; },
       [&](int) {
         throw std::invalid_argument("add_obstacle: the name '" + obstacle.name +
@@ -167,7 +167,8 @@ void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
 void CollisionWorld::remove_obstacle(const std::string& name) {
   std::vector<int>& gone = removal_scratch_;  // kept: a removal allocates nothing
   gone.clear();
-  obstacle_names_.for_each(name, named_by(name), [&](int i) { gone.push_back(i); });
+  obstacle_names_.for_each(NameIndex::hash_of(name), named_by(name),
+                           [&](int i) { gone.push_back(i); });
   if (gone.empty())
     throw std::invalid_argument("remove_obstacle: no obstacle named '" + name + "'");
   // Highest index first, each replaced by the last obstacle: O(shapes) per removal whatever N
@@ -196,6 +197,7 @@ void CollisionWorld::remove_obstacle(const std::string& name) {
     obstacle_leaf_.pop_back();
     obstacle_prechecked_.pop_back();
     obstacle_shape_ok_.pop_back();
+    obstacle_name_hashes_.pop_back();
     obstacle_checked_.resize(last * shape_count_);
     renumbered_[renumber_count_ % renumbered_.size()] = {static_cast<int>(last), index};
     ++renumber_count_;
@@ -209,7 +211,7 @@ void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
   // poses (a full rebuild copied the robot model and re-ran the matrix over every pair, and it
   // retired every context's warm starts).
   bool found = false;
-  obstacle_names_.for_each(name, named_by(name), [&](int index) {
+  obstacle_names_.for_each(NameIndex::hash_of(name), named_by(name), [&](int index) {
     found = true;
     const auto o = static_cast<size_t>(index);
     Obstacle& obstacle = scene_.obstacles[o];
@@ -296,6 +298,7 @@ void CollisionWorld::rebuild() {
   model_ = robot_.with_attached(scene_.attached);
   std::set<std::string> names;
   obstacle_names_.clear();
+  obstacle_name_hashes_.clear();
   for (size_t i = 0; i < scene_.obstacles.size(); ++i) {
     Obstacle& o = scene_.obstacles[i];
     if (o.object.empty()) o.object = o.name;  // a convex obstacle made in code is its own object
@@ -367,21 +370,31 @@ void CollisionWorld::keep_tree_shallow() {
 
 void CollisionWorld::index_name(size_t i) {
   const Obstacle& o = scene_.obstacles[i];
-  obstacle_names_.insert(o.name, static_cast<int>(i));
-  if (o.object != o.name) obstacle_names_.insert(o.object, static_cast<int>(i));
+  const std::uint32_t name_hash = NameIndex::hash_of(o.name);
+  const std::uint32_t object_hash = o.object == o.name ? name_hash : NameIndex::hash_of(o.object);
+  // One entry per distinct hash: an object name that shares the name's hash is found through
+  // the same entry (named_by checks both), and a lookup never meets the obstacle twice.
+  const NameHashes hashes{name_hash, object_hash, object_hash == name_hash};
+  obstacle_names_.insert(hashes.name, static_cast<int>(i));
+  if (!hashes.one_entry) obstacle_names_.insert(hashes.object, static_cast<int>(i));
+  if (i == obstacle_name_hashes_.size())
+    obstacle_name_hashes_.push_back(hashes);
+  else
+    obstacle_name_hashes_[i] = hashes;
 }
 
 void CollisionWorld::unindex_name(size_t i) {
-  const Obstacle& o = scene_.obstacles[i];
-  obstacle_names_.erase(o.name, static_cast<int>(i));
-  if (o.object != o.name) obstacle_names_.erase(o.object, static_cast<int>(i));
+  const NameHashes& hashes = obstacle_name_hashes_[i];
+  obstacle_names_.erase(hashes.name, static_cast<int>(i));
+  if (!hashes.one_entry) obstacle_names_.erase(hashes.object, static_cast<int>(i));
 }
 
 void CollisionWorld::relabel_name(size_t from, size_t to) {
-  const Obstacle& o = scene_.obstacles[from];
-  obstacle_names_.relabel(o.name, static_cast<int>(from), static_cast<int>(to));
-  if (o.object != o.name)
-    obstacle_names_.relabel(o.object, static_cast<int>(from), static_cast<int>(to));
+  const NameHashes& hashes = obstacle_name_hashes_[from];
+  obstacle_names_.relabel(hashes.name, static_cast<int>(from), static_cast<int>(to));
+  if (!hashes.one_entry)
+    obstacle_names_.relabel(hashes.object, static_cast<int>(from), static_cast<int>(to));
+  obstacle_name_hashes_[to] = hashes;
 }
 
 // ---------------------------------------------------------------------------------------------

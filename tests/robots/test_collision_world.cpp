@@ -608,10 +608,24 @@ TEST(EditObstacles, ContextsSurviveAddsRemovesAndMovesAndAnswerAsAFreshWorld) {
 
 // The world's name index against a reference multimap, over a long random run of inserts,
 // erases and relabels (many of them colliding at home slots in a table kept small, so the
-// backward-shift deletion moves entries every few steps), ids stored under one and two names.
+// backward-shift deletion moves entries every few steps), ids stored under one and two names,
+// and names forced to share hashes.
 TEST(NameIndex, AnswersAsAMultimapThroughEveryEdit) {
   std::mt19937 rng(5);
-  for (const int pool : {3, 40, 400}) {
+  // With `colliding`, names get one of 3 hashes: the probe meets other names' ids, and one id's
+  // two names may share a hash.
+  for (const auto& [pool, colliding] :
+       {std::pair{3, false}, {40, false}, {400, false}, {40, true}, {400, true}}) {
+    const auto hash = [colliding = colliding](const std::string& n) {
+      return colliding ? NameIndex::hash_of(n) % 3 : NameIndex::hash_of(n);
+    };
+    // An id's entries: one per distinct hash of its names, as the world stores its obstacles
+    // (NameIndex's contract); the id stays named by all of them.
+    const auto hashes_of = [&](const std::vector<std::string>& own) {
+      std::vector<std::uint32_t> out{hash(own[0])};
+      if (own.size() == 2 && hash(own[1]) != out[0]) out.push_back(hash(own[1]));
+      return out;
+    };
     std::vector<std::string> names;
     for (int k = 0; k < pool; ++k) names.push_back("name" + std::to_string(k));
     // The reference: each id's names (ids are the table's payload; the table asks for them).
@@ -621,7 +635,7 @@ TEST(NameIndex, AnswersAsAMultimapThroughEveryEdit) {
     const auto check = [&](const std::string& key, const std::string& what) {
       std::vector<int> found, expected;
       index.for_each(
-          key,
+          hash(key),
           [&](int id) {
             const auto& n = names_of[static_cast<size_t>(id)];
             return std::find(n.begin(), n.end(), key) != n.end();
@@ -635,27 +649,29 @@ TEST(NameIndex, AnswersAsAMultimapThroughEveryEdit) {
     };
     for (int step = 0; step < 6000; ++step) {
       const int op = std::uniform_int_distribution<int>(0, 9)(rng);
-      const std::string what = std::to_string(pool) + " names, step " + std::to_string(step);
+      const std::string what = std::to_string(pool) + " names" + (colliding ? ", 3 hashes" : "") +
+                               ", step " + std::to_string(step);
       if (op < 5 || names_of.empty()) {  // a new id under one or two names
         const auto id = static_cast<int>(names_of.size());
         std::vector<std::string> own{names[rng() % names.size()]};
         if (op == 0) own.push_back(names[rng() % names.size()]);
         if (own.size() == 2 && own[1] == own[0]) own.pop_back();
-        for (const std::string& n : own) index.insert(n, id);
-        entries += own.size();
+        for (const std::uint32_t h : hashes_of(own)) index.insert(h, id);
+        entries += hashes_of(own).size();
         names_of.push_back(own);
       } else if (op < 9) {  // the world's removal: erase an id, the last id takes its number
         const size_t hole = rng() % names_of.size(), last = names_of.size() - 1;
-        for (const std::string& n : names_of[hole]) index.erase(n, static_cast<int>(hole));
-        entries -= names_of[hole].size();
+        for (const std::uint32_t h : hashes_of(names_of[hole]))
+          index.erase(h, static_cast<int>(hole));
+        entries -= hashes_of(names_of[hole]).size();
         if (hole != last) {
-          for (const std::string& n : names_of[last])
-            index.relabel(n, static_cast<int>(last), static_cast<int>(hole));
+          for (const std::uint32_t h : hashes_of(names_of[last]))
+            index.relabel(h, static_cast<int>(last), static_cast<int>(hole));
           names_of[hole] = names_of[last];
         }
         names_of.pop_back();
       } else {  // erasing what is not there changes nothing
-        index.erase(names[rng() % names.size()], static_cast<int>(names_of.size()) + 7);
+        index.erase(hash(names[rng() % names.size()]), static_cast<int>(names_of.size()) + 7);
       }
       ASSERT_EQ(index.size(), entries) << what;
       for (int probe = 0; probe < 3; ++probe)

@@ -44,7 +44,8 @@ class AllowedCollisionMatrix {
   /// allowed(a, name) == allowed_by_default(a): one lookup per new obstacle instead of one per
   /// robot shape.
   bool mentions(const std::string& name) const {
-    return defaults_.count(name) != 0 || entry_names_.count(name) != 0;
+    // An empty map still hashes the name; SRDFs rarely set defaults.
+    return (!defaults_.empty() && defaults_.count(name) != 0) || entry_names_.count(name) != 0;
   }
   /// Whether `a` may touch a name the matrix does not mention: a's default, or not allowed.
   bool allowed_by_default(const std::string& a) const;

@@ -128,11 +128,12 @@ class CollisionWorld {
   /// tree (insertion does not rotate; a deep tree slows every query and, past 64 levels,
   /// allocates).
   void keep_tree_shallow();
-  /// Adds obstacle i's name and object to obstacle_names_.
+  /// Adds obstacle i's name and object to obstacle_names_ and their hashes to
+  /// obstacle_name_hashes_ (i is at most its size).
   void index_name(size_t i);
-  /// Takes them out.
+  /// Takes them out of obstacle_names_.
   void unindex_name(size_t i);
-  /// Obstacle `from`'s names now give index `to` (before its data moves there).
+  /// Obstacle `from`'s names now give index `to`, and its hashes are at `to`.
   void relabel_name(size_t from, size_t to);
   /// Whether an obstacle index has `name` as its name or its object's name.
   auto named_by(const std::string& name) const {
@@ -156,6 +157,12 @@ class CollisionWorld {
   std::vector<int> obstacle_leaf_;  ///< each obstacle's leaf handle in tree_ (for moves)
   /// Obstacle indices by name and by object name (move_obstacle: no scan of the scene).
   NameIndex obstacle_names_;
+  /// Each obstacle's name hashes, so that a removal or a renumbering hashes no string again.
+  struct NameHashes {
+    std::uint32_t name = 0, object = 0;
+    bool one_entry = true;  ///< equal hashes (as when object == name): indexed once
+  };
+  std::vector<NameHashes> obstacle_name_hashes_;
   std::vector<int> removal_scratch_;  ///< remove_obstacle's indices, kept to reuse its memory
   std::uint64_t layout_stamp_ = 0;
   /// The last removals, (index the last obstacle moved from, index it moved to; equal when

@@ -16,7 +16,8 @@ namespace gjk::robots {
 /// A multimap from names to ids that stores no names: linear probing over (32-bit hash, id)
 /// slots, at most half full, with backward-shift deletion (no tombstones, so lookups stay short
 /// under any sequence of inserts and erases). Several ids may share a name, and one id may be
-/// stored under several names.
+/// stored under several names: once per distinct hash, as a lookup visits every entry of the
+/// key's hash whose id is_named accepts (two entries of one id under one hash are two visits).
 class NameIndex {
  public:
   void clear() {
@@ -25,28 +26,33 @@ class NameIndex {
   }
   size_t size() const { return used_; }
 
-  /// Stores `id` under `key`.
-  void insert(std::string_view key, int id) {
+  /// The hash every other call takes: computed once per name by the caller, which may keep it
+  /// beside the name (the world keeps each obstacle's, so a removal hashes nothing but the key).
+  static std::uint32_t hash_of(std::string_view key) {
+    const size_t h = std::hash<std::string_view>{}(key);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+  }
+
+  /// Stores `id` under the name whose hash_of is `hash`.
+  void insert(std::uint32_t hash, int id) {
     if (2 * (used_ + 1) > slots_.size()) grow();
-    place({hash_of(key), id});
+    place({hash, id});
     ++used_;
   }
 
-  /// Calls `visit(id)` for every id stored under a name equal to `key`; `is_named(id)` says
-  /// whether id's name (or one of its names) is `key`, as ids that only share the hash are
-  /// visited by the probe too.
+  /// Calls `visit(id)` for every id stored under a name equal to the key of hash `hash`;
+  /// `is_named(id)` says whether id's name (or one of its names) is the key, as ids that only
+  /// share the hash are visited by the probe too.
   template <class IsNamed, class Visit>
-  void for_each(std::string_view key, IsNamed&& is_named, Visit&& visit) const {
+  void for_each(std::uint32_t hash, IsNamed&& is_named, Visit&& visit) const {
     if (slots_.empty()) return;
-    const std::uint32_t hash = hash_of(key);
     for (size_t i = home(hash); slots_[i].id != kEmpty; i = next(i))
       if (slots_[i].hash == hash && is_named(slots_[i].id)) visit(slots_[i].id);
   }
 
-  /// Removes `id` from under `key` (nothing when it is not there). When one id is stored under
-  /// two names with equal hashes, either entry goes: callers erase both names anyway.
-  void erase(std::string_view key, int id) {
-    const size_t found = find(hash_of(key), id);
+  /// Removes `id` from under the name of hash `hash` (nothing when it is not there).
+  void erase(std::uint32_t hash, int id) {
+    const size_t found = find(hash, id);
     if (found == kNone) return;
     // Backward shift: later slots of the probe run whose home is not after the hole move into
     // it, so every remaining key stays reachable from its home without a tombstone.
@@ -62,9 +68,10 @@ class NameIndex {
     --used_;
   }
 
-  /// The entry of `id` under `key` becomes `new_id` (nothing when it is not there).
-  void relabel(std::string_view key, int id, int new_id) {
-    const size_t found = find(hash_of(key), id);
+  /// The entry of `id` under the name of hash `hash` becomes `new_id` (nothing when it is not
+  /// there).
+  void relabel(std::uint32_t hash, int id, int new_id) {
+    const size_t found = find(hash, id);
     if (found != kNone) slots_[found].id = new_id;
   }
 
@@ -76,10 +83,6 @@ class NameIndex {
   static constexpr std::int32_t kEmpty = -1;
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
-  static std::uint32_t hash_of(std::string_view key) {
-    const size_t h = std::hash<std::string_view>{}(key);
-    return static_cast<std::uint32_t>(h ^ (h >> 32));
-  }
   size_t home(std::uint32_t hash) const { return hash & (slots_.size() - 1); }
   size_t next(size_t i) const { return (i + 1) & (slots_.size() - 1); }
 
