@@ -20,10 +20,12 @@ namespace gjk::robots {
 /// key's hash whose id is_named accepts (two entries of one id under one hash are two visits).
 class NameIndex {
  public:
+  /// Empties the index (and frees its table).
   void clear() {
     slots_.clear();
     used_ = 0;
   }
+  /// Number of stored (name, id) entries.
   size_t size() const { return used_; }
 
   /// The hash every other call takes: computed once per name by the caller, which may keep it
