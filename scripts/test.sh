@@ -36,7 +36,7 @@ fi
 
 # Sanitizer builds skip the benchmark binary (peers' code, minutes of build time); its smoke run
 # is part of the normal build's tests. The ASan build also makes the fuzz targets, with the
-# fuzzer's coverage on the project's libraries only: CI fuzzes with them rather than compiling
+# fuzzer's coverage on libgjk and robots only: CI fuzzes with them rather than compiling
 # the libraries a second time.
 # The Python package builds and tests against Debian's interpreter, whose NumPy and pytest
 # install-deps.sh installed (another python3 may come first on PATH). Sanitizer builds leave the
