@@ -9,11 +9,18 @@
 //    (distance < 10 * b2_epsilon), as seed 001 did.
 //  - sat (collision only): the plain separating axis test seed 001 compares with, on the double
 //    vertices and poses (sat_collide below).
+//  - 3d-* (seed 001's 3D comparisons: its Tables I-VI run the 2D sets through Bullet, FCL and
+//    openGJK): the 3D engines of peers.hpp, each as in the 3D rows, on each polygon extruded to a
+//    prism (2n vertices, z in +-its bounding radius) with the 2D pose as a rotation about z.
+//    Both prisms straddle z = 0, so the 3D distance is the 2D one. A prism rather than the flat
+//    polygon: two flat polygons in one plane give a flat Minkowski difference, which 3D engines
+//    are not built for (an overlapping pair has no tetrahedron around the origin).
 // The libgjk-bf, -hc and -refine rows run seed 001's GJK alone (Options::axes_first off); the
 // collision row "libgjk" is the default query (the axis test with margins first on polygons of
 // up to kAxesFirstMaxVertices vertices together, then GJK).
 #include "bench.hpp"
 #include "datasets_bench.hpp"
+#include "peers.hpp"
 
 #include <gjk/planar.hpp>
 
@@ -22,6 +29,7 @@
 #include <box2d/b2_settings.h>
 
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -37,6 +45,7 @@ namespace pl = gjk::planar;
 struct Body2 {
   pl::ConvexPolygon polygon;
   std::vector<b2Vec2> b2_vertices;  ///< the polygon's vertices in float, same order
+  std::unique_ptr<Body3> prism;     ///< the polygon extruded, for the 3d-* rows
 };
 
 struct Pair2 {
@@ -44,6 +53,7 @@ struct Pair2 {
   const Body2* b = nullptr;
   pl::Pose2 pose_a = pl::Pose2::Identity(), pose_b = pl::Pose2::Identity();
   b2DistanceInput b2_input{};  ///< proxies on the float vertices, float transforms
+  Pair3 prisms;                ///< the two prisms, posed by rotations about z
   double exact_distance = 0.0;
   std::uint64_t index = 0;
 };
@@ -69,10 +79,23 @@ const Body2& add_body(Data2& d, const std::vector<gt::Vec2>& points) {
   if (body.polygon.size() != static_cast<int>(points.size())) {
     throw std::logic_error("bench 2D: a generated polygon lost vertices in its hull");
   }
+  std::vector<Vec3> prism;
+  const double half_height = body.polygon.bounding_radius();
   for (const pl::Vec2& v : body.polygon.vertices()) {
     body.b2_vertices.emplace_back(static_cast<float>(v.x()), static_cast<float>(v.y()));
+    prism.emplace_back(v.x(), v.y(), -half_height);
+    prism.emplace_back(v.x(), v.y(), half_height);
   }
+  body.prism = make_body3(prism);
   return body;
+}
+
+/// The planar pose as a 3D one: rotation about z, translation in z = 0.
+Pose lift(const pl::Pose2& pose) {
+  Pose out = Pose::Identity();
+  out.linear().topLeftCorner<2, 2>() = pose.linear();
+  out.translation().head<2>() = pose.translation();
+  return out;
 }
 
 std::unique_ptr<Data2> build2(int n, gt::PairClass kind) {
@@ -95,6 +118,7 @@ std::unique_ptr<Data2> build2(int n, gt::PairClass kind) {
     p.b2_input.transformA = to_b2(s.pose_a);
     p.b2_input.transformB = to_b2(s.pose_b);
     p.b2_input.useRadii = false;
+    p.prisms = make_pair3(*p.a->prism, lift(s.pose_a), *p.b->prism, lift(s.pose_b));
     p.exact_distance = s.distance;
     p.index = s.index;
     d->pairs.push_back(p);
@@ -143,6 +167,26 @@ double planar_collide(const Pair2& p) {
 double planar_collide_default(const Pair2& p) {
   return pl::collide(p.a->polygon, p.pose_a, p.b->polygon, p.pose_b).collision ? 1.0 : 0.0;
 }
+
+/// The 3D engine row `name` of `query` (peers.hpp's table).
+Fn3 engine3(const char* name, Query query) {
+  for (const Engine3& e : engines3())
+    if (e.query == query && std::strcmp(e.name, name) == 0) return e.fn;
+  throw std::logic_error(std::string("bench 2D: no 3D engine row ") + name);
+}
+
+/// A 3D engine on the pair's prisms (seed 001's 3D comparisons).
+template <const char* Name, Query Q>
+double on_prisms(const Pair2& p) {
+  static const Fn3 fn = engine3(Name, Q);
+  return fn(p.prisms);
+}
+
+constexpr char kLibgjkSv[] = "libgjk-sv";
+constexpr char kLibgjk[] = "libgjk";
+constexpr char kBulletPairDetector[] = "bullet-pairdetector";
+constexpr char kFclCcd[] = "fcl-ccd";
+constexpr char kCcdMpr[] = "ccd-mpr";
 
 double box2d_distance(const Pair2& p) {
   b2SimplexCache cache;
@@ -222,6 +266,14 @@ const std::vector<Engine2>& engines2() {
        planar_collide<pl::SupportMethod::BruteForce, pl::SubDistance::RefineSet>, 0.0},
       {"box2d", Query::Collide, box2d_collide, 0.0},
       {"sat", Query::Collide, sat_collide, 0.0},
+      // seed 001's 3D comparisons, on the prisms (libgjk's own 3D engine too)
+      {"3d-libgjk-sv", Query::Distance, on_prisms<kLibgjkSv, Query::Distance>, 1e-9},
+      {"3d-bullet-pairdetector", Query::Distance, on_prisms<kBulletPairDetector, Query::Distance>,
+       kDistanceTolerance},
+      {"3d-fcl-ccd", Query::Distance, on_prisms<kFclCcd, Query::Distance>, kDistanceTolerance},
+      {"3d-libgjk", Query::Collide, on_prisms<kLibgjk, Query::Collide>, 0.0},
+      {"3d-fcl-ccd", Query::Collide, on_prisms<kFclCcd, Query::Collide>, 0.0},
+      {"3d-ccd-mpr", Query::Collide, on_prisms<kCcdMpr, Query::Collide>, 0.0},
   };
   return e;
 }

@@ -133,6 +133,13 @@ inline void refine_projection(Simplex& s, Vec3& v) {
   }
 }
 
+/// |v| when v.norm() came out as `plain`: below ~1e-154 the squares are denormal and the norm
+/// loses digits, so -v / |v| (every query's normal or separating direction) would not be unit;
+/// cores that close are rare, so the rescaling norm runs only then.
+inline double norm_without_underflow(const Vec3& v, double plain) {
+  return plain < 1e-150 && plain > 0.0 ? v.stableNorm() : plain;
+}
+
 inline bool repeats_a_vertex(const Simplex& s, const SupportPoint& w) {
   for (int i = 0; i < s.size; ++i) {
     const SupportPoint& p = s.points[static_cast<size_t>(i)];
@@ -363,9 +370,7 @@ GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode
   }
   out.iterations = k + 1;
   if (k == options.max_iterations) out.status = Status::MaxIterations;
-  // Below ~1e-154 the squares in |v| are denormal and the norm loses digits, so -v / upper (the
-  // normal of every query) would not be unit; cores that close are rare, rescale only then.
-  if (v_norm < 1e-150 && v_norm > 0.0) v_norm = v.stableNorm();
+  v_norm = norm_without_underflow(v, v_norm);
   out.v = v;
   out.upper = v_norm;
   if (out.overlap) out.lower = out.upper = 0.0;

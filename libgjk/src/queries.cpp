@@ -85,8 +85,7 @@ static CollisionResult collide_impl(const Shape& a, const Pose& pose_a, const Sh
         // The plane that certified the verdict, not the last closest point's direction (at a
         // 1e-9 gap that one can miss by 1e-7: tests/libgjk/test_collide_verdicts.cpp).
         if (!r.collision) {
-          double norm = g.lower_v.norm();
-          if (norm < 1e-150) norm = g.lower_v.stableNorm();  // denormal squares
+          const double norm = detail::norm_without_underflow(g.lower_v, g.lower_v.norm());
           if (norm > 0.0) r.separating_direction = pose_a.linear() * (-g.lower_v / norm);
         }
         return r;
