@@ -8,7 +8,7 @@ function(gjk_library_properties target)
   # GJK_BUILD_FUZZ in the sanitizer build (see CMakeLists.txt): the libraries the fuzz targets
   # link get the fuzzer's coverage; the planner and the analysis, which no target reaches, stay
   # uninstrumented, as their tests are the slowest under the sanitizers.
-  if(GJK_FUZZ_COVERAGE_LIBRARIES AND target IN_LIST GJK_FUZZED_LIBRARIES)
+  if(target IN_LIST GJK_FUZZED_LIBRARIES)
     target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
   endif()
   get_target_property(type ${target} TYPE)

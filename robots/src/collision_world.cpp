@@ -12,7 +12,6 @@
 #include <cmath>
 #include <iterator>
 #include <numeric>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -124,13 +123,8 @@ void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
 
 void CollisionWorld::add_obstacle(Obstacle obstacle) {
   if (obstacle.object.empty()) obstacle.object = obstacle.name;
-  obstacle_names_.for_each(
-      NameIndex::hash_of(obstacle.name),
-      [&](int i) { return scene_.obstacles[static_cast<size_t>(i)].name == obstacle.name; },
-      [&](int) {
-        throw std::invalid_argument("add_obstacle: the name '" + obstacle.name +
-                                    "' is already used");
-      });
+  if (name_in_use(obstacle.name))
+    throw std::invalid_argument("add_obstacle: the name '" + obstacle.name + "' is already used");
   for (const AttachedObject& a : scene_.attached)
     if (a.name == obstacle.object)
       throw std::invalid_argument("add_obstacle: '" + obstacle.object +
@@ -296,13 +290,12 @@ const std::string& CollisionWorld::part_name(int shape) const {
 
 void CollisionWorld::rebuild() {
   model_ = robot_.with_attached(scene_.attached);
-  std::set<std::string> names;
   obstacle_names_.clear();
   obstacle_name_hashes_.clear();
   for (size_t i = 0; i < scene_.obstacles.size(); ++i) {
     Obstacle& o = scene_.obstacles[i];
     if (o.object.empty()) o.object = o.name;  // a convex obstacle made in code is its own object
-    if (!names.insert(o.name).second)
+    if (name_in_use(o.name))                  // among the obstacles indexed so far
       throw std::invalid_argument("obstacle name '" + o.name + "' is used twice");
     index_name(i);
   }
@@ -377,10 +370,16 @@ void CollisionWorld::index_name(size_t i) {
   const NameHashes hashes{name_hash, object_hash, object_hash == name_hash};
   obstacle_names_.insert(hashes.name, static_cast<int>(i));
   if (!hashes.one_entry) obstacle_names_.insert(hashes.object, static_cast<int>(i));
-  if (i == obstacle_name_hashes_.size())
-    obstacle_name_hashes_.push_back(hashes);
-  else
-    obstacle_name_hashes_[i] = hashes;
+  obstacle_name_hashes_.push_back(hashes);
+}
+
+bool CollisionWorld::name_in_use(const std::string& name) const {
+  bool used = false;
+  obstacle_names_.for_each(
+      NameIndex::hash_of(name),
+      [&](int i) { return scene_.obstacles[static_cast<size_t>(i)].name == name; },
+      [&](int) { used = true; });
+  return used;
 }
 
 void CollisionWorld::unindex_name(size_t i) {

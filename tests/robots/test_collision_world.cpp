@@ -606,6 +606,34 @@ TEST(EditObstacles, ContextsSurviveAddsRemovesAndMovesAndAnswerAsAFreshWorld) {
   }
 }
 
+// A scene with a name used twice is refused whole; pieces of one object share the object's
+// name but not their own, and an added obstacle may not take a name either way.
+TEST(CollisionWorld, DuplicateObstacleNamesAreRefusedAndObjectNamesMayRepeat) {
+  const RobotModel robot = panda();
+  std::mt19937 rng(9);
+  Scene scene = random_obstacles(rng, 4);
+  scene.obstacles[0].object = scene.obstacles[1].object = "shelf";
+  scene.obstacles[2].name = "o3";
+  try {
+    CollisionWorld world(robot, scene);
+    FAIL() << "a scene naming two obstacles o3 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("obstacle name 'o3' is used twice"), std::string::npos)
+        << e.what();
+  }
+  scene.obstacles[2].name = "o2";
+  CollisionWorld world(robot, scene);
+  ASSERT_EQ(world.obstacles().size(), 4u);
+  Obstacle again = scene.obstacles[3];
+  EXPECT_THROW(world.add_obstacle(again), std::invalid_argument);
+  again.name = "shelf#3";
+  again.object = "shelf";
+  world.add_obstacle(again);
+  world.remove_obstacle("shelf");  // the object's three pieces
+  ASSERT_EQ(world.obstacles().size(), 2u);
+  for (const Obstacle& o : world.obstacles()) EXPECT_NE(o.object, "shelf");
+}
+
 // The world's name index against a reference multimap, over a long random run of inserts,
 // erases and relabels (many of them colliding at home slots in a table kept small, so the
 // backward-shift deletion moves entries every few steps), ids stored under one and two names,

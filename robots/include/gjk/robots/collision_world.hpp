@@ -128,9 +128,11 @@ class CollisionWorld {
   /// tree (insertion does not rotate; a deep tree slows every query and, past 64 levels,
   /// allocates).
   void keep_tree_shallow();
-  /// Adds obstacle i's name and object to obstacle_names_ and their hashes to
-  /// obstacle_name_hashes_ (i is at most its size).
+  /// Adds obstacle i's name and object to obstacle_names_ and appends their hashes to
+  /// obstacle_name_hashes_ (i is the next index: every caller indexes a new last obstacle).
   void index_name(size_t i);
+  /// Whether an indexed obstacle has this name (its own name; object names may repeat).
+  bool name_in_use(const std::string& name) const;
   /// Takes them out of obstacle_names_.
   void unindex_name(size_t i);
   /// Obstacle `from`'s names now give index `to`, and its hashes are at `to`.
