@@ -38,6 +38,17 @@ struct GjkOutcome {
   double touch_distance = 0;  ///< below this the cores count as touching
 };
 
+/// What a cold boolean query reports (run_boolean): the verdict and, when apart, the normal of a
+/// certified separating plane. A verdict needs neither GjkOutcome's simplex with its witness
+/// points nor the bounds' values (issue 18: building and moving the 460-byte outcome, and the
+/// square roots of bounds nobody reads, were a fifth of a one-support query's instructions).
+struct BooleanOutcome {
+  bool collision = false;      ///< the cores touch or overlap
+  Vec3 normal = Vec3::Zero();  ///< when apart: unit normal (A's frame, from A towards B), or 0
+  int iterations = 0;
+  Status status = Status::Converged;
+};
+
 /// True when the origin lies inside tetrahedron (w, A, B, C), given that it lies between
 /// triangle ABC's plane and w and projects inside ABC (seed 001 Fig. 2(b) lifted to 3D: only the
 /// three side faces through w need a test).
@@ -140,6 +151,13 @@ inline double norm_without_underflow(const Vec3& v, double plain) {
   return plain < 1e-150 && plain > 0.0 ? v.stableNorm() : plain;
 }
 
+/// The unit normal of the plane that certified `g.lower` (from A towards B: -lower_v, the
+/// GjkOutcome::lower_v convention), or zero when there is none.
+inline Vec3 certified_normal(const GjkOutcome& g) {
+  const double norm = norm_without_underflow(g.lower_v, g.lower_v.norm());
+  return norm > 0.0 ? Vec3(-g.lower_v / norm) : Vec3::Zero();
+}
+
 inline bool repeats_a_vertex(const Simplex& s, const SupportPoint& w) {
   for (int i = 0; i < s.size; ++i) {
     const SupportPoint& p = s.points[static_cast<size_t>(i)];
@@ -220,10 +238,11 @@ inline bool separated_by_start(const Vec3& start, const Vec3& w0, const QueryOpt
   return true;
 }
 
-/// The exact GJK loop: the closest point of the simplex by the chosen sub-distance solver.
+/// GJK (seed 000 Alg. 1-2, seed 001 Alg. 1 and 6), the exact loop: the closest point of the
+/// simplex by the chosen sub-distance solver. Cold boolean queries go through run_boolean.
 template <class MD>
-GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode,
-                         double threshold = 0.0, const WarmStart* warm = nullptr) {
+GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0,
+                   const WarmStart* warm = nullptr) {
   GjkOutcome out;
   out.scale = std::max(md.scale(), DBL_MIN);
   out.touch_distance = touch_tolerance(out.scale);
@@ -365,7 +384,7 @@ GjkOutcome run_gjk_exact(const MD& md, const QueryOptions& options, GjkMode mode
   if (warm_started && !out.overlap && !(out.lower > 0.0)) {
     // Assigned, not returned directly: with every return naming `out` the compiler constructs
     // it in place (a returned GjkOutcome was moved, 1.8 % of a clearance run).
-    out = run_gjk_exact(md, options, mode, threshold, nullptr);
+    out = run_gjk(md, options, mode, threshold, nullptr);
     return out;
   }
   out.iterations = k + 1;
@@ -544,16 +563,26 @@ constexpr int kDirectionLoopIterations = 32;
 /// touch_distance. Returns true with `out` answered, or false with the simplex reached in `x`
 /// and the support calls made in `iterations`.
 template <class MD>
-bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome& out,
-                           BareSimplex& x, int& iterations) {
+bool boolean_by_directions(const MD& md, const QueryOptions& options, const Vec3& center,
+                           double center_norm, double touch, BooleanOutcome& out, BareSimplex& x,
+                           int& iterations) {
   static_assert(!MD::curved, "the certificates need a finite vertex set");
-  const double touch = out.touch_distance;
-  // The start of the exact loop (seed 002 section 3.1(b)), with its one-support exit.
-  Vec3 start = md.center();
-  if (!(start.squaredNorm() > touch * touch)) start = Vec3::UnitX();
+  // The start of the exact loop (seed 002 section 3.1(b)), with its one-support exit
+  // (separated_by_start, reusing the centre's norm).
+  Vec3 start = center;
+  double start_norm = center_norm;
+  if (!(start_norm > touch)) {
+    start = Vec3::UnitX();
+    start_norm = 1.0;
+  }
   SupportPoint s = md.support(-start);
   iterations = 1;
-  if (separated_by_start(start, s.w, options, touch, out)) return true;
+  const double inverse_start_norm = 1.0 / start_norm;
+  if (clears_touch(start.dot(s.w) * inverse_start_norm, options, touch)) {
+    out.normal = start * -inverse_start_norm;
+    out.iterations = 1;
+    return true;
+  }
   x.push_back(s);
   Vec3 d = -s.w;
   double dd = d.squaredNorm();
@@ -568,13 +597,7 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
       const double d_norm = std::sqrt(dd);
       const double lower = -wd / d_norm;
       if (!clears_touch(lower, options, touch)) break;  // within touching distance
-      double nearest2 = s.w.squaredNorm();  // an upper bound: the nearest known point of A - B
-      for (int i = 0; i < x.size; ++i)
-        nearest2 = std::min(nearest2, x.w[static_cast<size_t>(i)].squaredNorm());
-      out.upper = std::sqrt(nearest2);
-      out.lower = std::min(lower, out.upper);
-      out.v = d * (-out.upper / d_norm);
-      out.lower_v = out.v;
+      out.normal = d / d_norm;
       out.iterations = iterations;
       return true;
     }
@@ -591,7 +614,7 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
       const int verdict = reduce_tetrahedron(x, d, touch);
       if (verdict < 0) break;
       if (verdict > 0) {
-        out.overlap = true;
+        out.collision = true;
         out.iterations = iterations;
         return true;
       }
@@ -608,37 +631,42 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, GjkOutcome
   return false;
 }
 
-/// GJK (seed 000 Alg. 1-2, seed 001 Alg. 1 and 6). A cold boolean query on polygonal cores
-/// of ordinary size goes by directions first (boolean_by_directions); the rest, and whatever it
-/// leaves open, runs the exact loop.
+/// The cold boolean query. On polygonal cores of ordinary size it goes by directions first
+/// (boolean_by_directions); the rest, and whatever that leaves open, runs the exact loop.
 template <class MD>
-GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0,
-                   const WarmStart* warm = nullptr) {
+BooleanOutcome run_boolean(const MD& md, const QueryOptions& options) {
+  const auto verdict_of = [](const GjkOutcome& g, int earlier_iterations) {
+    BooleanOutcome out;
+    out.collision = g.overlap || g.lower <= 0.0;
+    if (!out.collision) out.normal = certified_normal(g);
+    out.iterations = g.iterations + earlier_iterations;
+    out.status = g.status;
+    return out;
+  };
   if constexpr (!MD::curved) {
-    if (mode == GjkMode::Boolean && warm == nullptr) {
-      GjkOutcome out;
-      out.scale = std::max(md.scale(), DBL_MIN);
-      out.touch_distance = touch_tolerance(out.scale);
-      // The certificates square third powers of lengths (the rounding bound, R^6): keep them
-      // far from over- and underflow.
-      if (out.scale > 0x1p-100 && out.scale < 0x1p100) {
-        BareSimplex x;
-        int iterations = 0;
-        if (boolean_by_directions(md, options, out, x, iterations)) return out;
-        WarmStart handover;  // the simplex reached, as a warm start of the exact loop
-        handover.size = x.size;
-        for (int i = 0; i < x.size; ++i) {
-          const auto k = static_cast<size_t>(i);
-          handover.index_a[k] = x.index_a[k];
-          handover.index_b[k] = x.index_b[k];
-        }
-        out = run_gjk_exact(md, options, mode, threshold, &handover);
-        out.iterations += iterations;
+    const Vec3 center = md.center();
+    const double center_norm = center.norm();
+    const double scale = std::max(md.scale_around(center_norm), DBL_MIN);
+    // The certificates square third powers of lengths (the rounding bound, R^6): keep them far
+    // from over- and underflow.
+    if (scale > 0x1p-100 && scale < 0x1p100) {
+      BooleanOutcome out;
+      BareSimplex x;
+      int iterations = 0;
+      if (boolean_by_directions(md, options, center, center_norm, touch_tolerance(scale), out, x,
+                                iterations))
         return out;
+      WarmStart handover;  // the simplex reached, as a warm start of the exact loop
+      handover.size = x.size;
+      for (int i = 0; i < x.size; ++i) {
+        const auto k = static_cast<size_t>(i);
+        handover.index_a[k] = x.index_a[k];
+        handover.index_b[k] = x.index_b[k];
       }
+      return verdict_of(run_gjk(md, options, GjkMode::Boolean, 0.0, &handover), iterations);
     }
   }
-  return run_gjk_exact(md, options, mode, threshold, warm);
+  return verdict_of(run_gjk(md, options, GjkMode::Boolean, 0.0, nullptr), 0);
 }
 
 }  // namespace gjk::detail

@@ -318,13 +318,18 @@ struct Traversal {
       const bool hit = with_leaf(node.index, [&](const auto& md) {
         // As for convex pairs: rounded shapes by a threshold on the cores, bare cores by the
         // boolean early exits (seed 001 Alg. 6); touching counts.
-        const double contact = radius_a + detail::touch_tolerance(md.scale());
-        const GjkOutcome g = radius_a > 0.0
-                                 ? detail::run_gjk(md, options, GjkMode::Threshold, contact)
-                                 : detail::run_gjk(md, options, GjkMode::Boolean, 0.0);
-        out.iterations += g.iterations;
-        if (g.status != Status::Converged) out.status = g.status;
-        return g.overlap || (radius_a > 0.0 ? g.lower < contact : g.lower <= 0.0);
+        const auto verdict = [&](bool collision, int iterations, Status status) {
+          out.iterations += iterations;
+          if (status != Status::Converged) out.status = status;
+          return collision;
+        };
+        if (radius_a > 0.0) {
+          const double contact = radius_a + detail::touch_tolerance(md.scale());
+          const GjkOutcome g = detail::run_gjk(md, options, GjkMode::Threshold, contact);
+          return verdict(g.overlap || g.lower < contact, g.iterations, g.status);
+        }
+        const detail::BooleanOutcome b = detail::run_boolean(md, options);
+        return verdict(b.collision, b.iterations, b.status);
       });
       if (hit) {
         out.collision = true;
@@ -404,8 +409,8 @@ struct Traversal {
 };
 
 bool valid(const Shape& shape, const Pose& pose, const Pose& other, const QueryOptions& options) {
-  return detail::options_valid(options) && detail::pose_is_valid(pose) &&
-         detail::pose_is_valid(other) && detail::shape_is_valid(shape);
+  return detail::options_valid(options) && detail::poses_are_valid(pose, other) &&
+         detail::shape_is_valid(shape);
 }
 
 /// Calls f(traversal) with the shape's core dispatched once for the whole descent.

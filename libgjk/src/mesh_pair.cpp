@@ -708,8 +708,7 @@ struct PairTraversal {
 };
 
 bool valid(const Pose& pose_a, const Pose& pose_b, const QueryOptions& options) {
-  return detail::options_valid(options) && detail::pose_is_valid(pose_a) &&
-         detail::pose_is_valid(pose_b);
+  return detail::options_valid(options) && detail::poses_are_valid(pose_a, pose_b);
 }
 
 template <class SetB>

@@ -900,6 +900,78 @@ TEST(DegenerateInput, NaNAndInfGiveInvalidInputWithoutThrowing) {
   }
 }
 
+// The pose check (both poses in one packed pass since issue 18) against an independent one:
+// Eigen's R^T R - I and determinant. Proper rotations, rotations with one entry off by a little
+// (1e-9, accepted) or a lot (1e-4 and more, rejected), reflections, scaled and skewed frames,
+// NaN, Inf and overflowing (1e200) entries in each of the 12 places, on A, on B and on both.
+TEST(DegenerateInput, PoseChecksMatchAnIndependentRotationTest) {
+  const auto reference = [](const Pose& pose) {
+    const Mat3 r = pose.linear();
+    if (!r.allFinite() || !pose.translation().allFinite()) return false;
+    const double off = (r.transpose() * r - Mat3::Identity()).cwiseAbs().maxCoeff();
+    return off <= 1e-6 && r.determinant() > 0.0;
+  };
+  Rng rng(0x9053);
+  std::vector<Pose> poses;
+  for (int i = 0; i < 400; ++i) {
+    Pose p = make_pose(rng.rotation(), rng.vec(-5, 5));
+    const int row = rng.integer(0, 2), col = rng.integer(0, 3);
+    switch (i % 10) {
+      case 0:  // as made
+        break;
+      case 1:  // rounding-sized error: accepted
+        p.matrix()(row, col) += rng.uniform(-1e-9, 1e-9);
+        break;
+      case 2:  // a real error in one entry: rejected when in the rotation
+        p.matrix()(row, col) +=
+            (rng.integer(0, 1) ? 1.0 : -1.0) * std::pow(10.0, rng.uniform(-4, 0));
+        break;
+      case 3:  // reflection
+        p.linear().col(col % 3) *= -1.0;
+        break;
+      case 4:  // uniform scale
+        p.linear() *= rng.uniform(0.5, 2.0);
+        break;
+      case 5:  // skew: one column leaning on another
+        p.linear().col(0) = (p.linear().col(0) + 1e-3 * p.linear().col(1)).normalized();
+        break;
+      case 6:
+        p.matrix()(row, col) = kNaN;
+        break;
+      case 7:
+        p.matrix()(row, col) = rng.integer(0, 1) ? kInf : -kInf;
+        break;
+      case 8:  // finite, but its squares overflow
+        p.matrix()(row, col) = rng.integer(0, 1) ? 1e200 : -1e200;
+        break;
+      default:  // a permutation of the axes: orthonormal, either handedness
+        p.linear() = Mat3(p.linear().rowwise().reverse());
+        break;
+    }
+    poses.push_back(p);
+  }
+  const Shape box = Box{Vec3(0.5, 0.5, 0.5)};
+  const Pose good = make_pose(rng.rotation(), Vec3(0, 0, 3));
+  int accepted = 0, rejected = 0;
+  for (size_t i = 0; i < poses.size(); ++i) {
+    const Pose& p = poses[i];
+    const Pose& q = poses[(i * 7 + 3) % poses.size()];
+    const bool p_ok = reference(p), q_ok = reference(q);
+    (p_ok ? accepted : rejected) += 1;
+    SCOPED_TRACE("pose " + std::to_string(i));
+    const auto invalid = [&](const Pose& a, const Pose& b) {
+      return gjk::collide(box, a, box, b).status == Status::InvalidInput;
+    };
+    EXPECT_EQ(invalid(p, good), !p_ok);
+    EXPECT_EQ(invalid(good, p), !p_ok);
+    EXPECT_EQ(invalid(p, q), !(p_ok && q_ok));
+    EXPECT_EQ(gjk::distance(box, good, box, p).status == Status::InvalidInput, !p_ok);
+  }
+  // Both kinds were exercised.
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(rejected, 150);
+}
+
 TEST(DegenerateInput, FromPointsRejectsNonFiniteAndEmpty) {
   std::vector<Vec3> pts = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
   for (double bad : {kNaN, kInf, -kInf}) {
