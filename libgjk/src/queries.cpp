@@ -81,14 +81,8 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
           return report(collision, collision ? Vec3::Zero() : detail::certified_normal(g),
                         g.iterations, g.status);
         }
-        if (cache == nullptr) {
-          const detail::BooleanOutcome b = detail::run_boolean(md, options);
-          return report(b.collision, b.normal, b.iterations, b.status);
-        }
-        const GjkOutcome g = gjk_tracked(md, options, GjkMode::Boolean, 0.0, cache);
-        const bool collision = g.overlap || g.lower <= 0.0;
-        return report(collision, collision ? Vec3::Zero() : detail::certified_normal(g),
-                      g.iterations, g.status);
+        const detail::BooleanOutcome b = detail::run_boolean(md, options, cache);
+        return report(b.collision, b.normal, b.iterations, b.status);
       });
 }
 
