@@ -157,12 +157,15 @@ struct PolytopeCore {
   // Inlined by force: one is built per body per query, and GCC stopped inlining it into the
   // queries' nested dispatch lambdas when it grew (10 M instructions of calls in a 20,000-state
   // clearance run).
-  [[gnu::always_inline]] PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1)
+  // `climb_from`: Auto's threshold without a warm start's hint (kHillClimbingMinVertices, or
+  // kHillClimbingMinVerticesBoolean for a cold collide()).
+  [[gnu::always_inline]] PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1,
+                                      int climb_from = kHillClimbingMinVertices)
       : polytope(&p), hint(start) {
     const int n = static_cast<int>(p.vertices().size());
     climb = method == SupportMethod::HillClimbing ||
             (method == SupportMethod::Auto &&
-             n >= (start >= 0 ? kHillClimbingMinVerticesWarm : kHillClimbingMinVertices));
+             n >= (start >= 0 ? kHillClimbingMinVerticesWarm : climb_from));
     restart_far = climb && start < 0 && n >= kClimbStartScanMinVertices;
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,

@@ -85,7 +85,8 @@ inline bool shape_is_valid(const Shape& shape) {
 
 /// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
 template <class F>
-decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f) {
+decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f,
+                         int climb_from = kHillClimbingMinVertices) {
   return std::visit(
       [&](const auto& g) -> decltype(auto) {
         using G = std::decay_t<decltype(g)>;
@@ -98,7 +99,7 @@ decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&&
         } else if constexpr (std::is_same_v<G, Cylinder>) {
           return f(CylinderCore{g.radius, g.half_length}, shape.inflation);
         } else {
-          return f(PolytopeCore(g, method, hint), shape.inflation);
+          return f(PolytopeCore(g, method, hint, climb_from), shape.inflation);
         }
       },
       shape.geometry);

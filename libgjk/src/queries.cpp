@@ -22,20 +22,32 @@ using detail::with_core;
 
 template <class F>
 decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
-                         const QueryOptions& options, const WarmStart* cache, F&& f) {
+                         const QueryOptions& options, const WarmStart* cache, F&& f,
+                         int climb_from = kHillClimbingMinVertices) {
   const detail::PairFrame frame = relative_frame(pose_a, pose_b);
   const int hint_a = cache != nullptr ? cache->hint_a : -1,
             hint_b = cache != nullptr ? cache->hint_b : -1;
   return with_core(
-      a, options.support, hint_a, [&](const auto& core_a, double radius_a) -> decltype(auto) {
-        return with_core(b, options.support, hint_b,
-                         [&](const auto& core_b, double radius_b) -> decltype(auto) {
-                           using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>,
-                                                                  std::decay_t<decltype(core_b)>>;
-                           const MD md{core_a, core_b, frame.rotation, frame.translation};
-                           return f(md, radius_a, radius_b);
-                         });
-      });
+      a, options.support, hint_a,
+      [&](const auto& core_a, double radius_a) -> decltype(auto) {
+        return with_core(
+            b, options.support, hint_b,
+            [&](const auto& core_b, double radius_b) -> decltype(auto) {
+              using MD = detail::MinkowskiDifference<std::decay_t<decltype(core_a)>,
+                                                     std::decay_t<decltype(core_b)>>;
+              const MD md{core_a, core_b, frame.rotation, frame.translation};
+              return f(md, radius_a, radius_b);
+            },
+            climb_from);
+      },
+      climb_from);
+}
+
+/// A shape whose core is its whole body (no radius swept around it): collide() answers a pair of
+/// them with the boolean loop, not a threshold on the cores' distance.
+bool has_bare_core(const Shape& shape) {
+  return shape.inflation == 0.0 && !std::holds_alternative<Sphere>(shape.geometry) &&
+         !std::holds_alternative<Capsule>(shape.geometry);
 }
 
 /// run_gjk with the pair's warm-start cache read before and updated after.
@@ -58,7 +70,8 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
                                        WarmStart* cache) {
   CollisionResult r;
   return with_pair(
-      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+      a, pose_a, b, pose_b, options, cache,
+      [&](const auto& md, double radius_a, double radius_b) {
         const double radii = radius_a + radius_b;
         // Rounded shapes collide when the cores come within the radii: a threshold query on the
         // cores; bare cores use the boolean early exits of seed 001 Alg. 6.
@@ -83,7 +96,9 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
         }
         const detail::BooleanOutcome b = detail::run_boolean(md, options, cache);
         return report(b.collision, b.normal, b.iterations, b.status);
-      });
+      },
+      cache == nullptr && has_bare_core(a) && has_bare_core(b) ? kHillClimbingMinVerticesBoolean
+                                                               : kHillClimbingMinVertices);
 }
 
 static DistanceResult distance_checked(const Shape& a, const Pose& pose_a, const Shape& b,

@@ -32,7 +32,8 @@ enum class SupportMethod {
   BruteForce,    ///< scan every vertex (seed 000 eq. 7)
   HillClimbing,  ///< walk the hull's vertex adjacency from a hint (seed 004 section 3.2)
   Auto,          ///< hill climbing from kHillClimbingMinVertices vertices up, from
-                 ///< kHillClimbingMinVerticesWarm with a warm start's hint
+                 ///< kHillClimbingMinVerticesWarm with a warm start's hint, and from
+                 ///< kHillClimbingMinVerticesBoolean in a cold collide() of bare cores
 };
 
 /// Hull size from which SupportMethod::Auto climbs instead of scanning (measured crossover,
@@ -43,6 +44,11 @@ constexpr int kHillClimbingMinVertices = 64;
 /// the warm tracking rows: climbing wins from 50 vertices, ties at 20; the 4-DOF example's
 /// 32-vertex link hulls take 5-12 % less time in distances).
 constexpr int kHillClimbingMinVerticesWarm = 32;
+/// The same for a cold collide() of cores without radii, whose direction loop turns by large
+/// angles between supports (cross products, not closest points), so a climb walks far. Measured
+/// on the benchmark's sphere hulls against the scan: at 64 vertices the scan is faster in cache
+/// and out of it, at 128 a tie, from 256 climbing is 1.2-2x faster in cache (docs/benchmarks.md).
+constexpr int kHillClimbingMinVerticesBoolean = 256;
 
 /// Feature of a body on which its witness point lies (seed 002 section 3).
 enum class Feature { Unknown, Vertex, Edge, Face, Curved };
