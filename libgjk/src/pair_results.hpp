@@ -46,9 +46,11 @@ inline bool poses_are_valid(const Pose& p, const Pose& q) {
   const Lanes det = (x1 * y2 - x2 * y1) * z0 + (x2 * y0 - x0 * y2) * z1 + (x0 * y1 - x1 * y0) * z2;
   constexpr double kTol = 1e-6;
   const Lanes worst = norms.max(dots);
+  const double zeros_p = zeros(0), zeros_q = zeros(1), worst_p = worst(0), worst_q = worst(1),
+               det_p = det(0), det_q = det(1);
   // Plain comparisons combined with & (no short-circuit branches); NaN fails each.
-  return (zeros(0) == 0.0) & (zeros(1) == 0.0) & (worst(0) <= kTol) & (worst(1) <= kTol) &
-         (det(0) > 0.0) & (det(1) > 0.0);
+  return (zeros_p == 0.0) & (zeros_q == 0.0) & (worst_p <= kTol) & (worst_q <= kTol) &
+         (det_p > 0.0) & (det_q > 0.0);
 }
 
 inline bool pose_is_valid(const Pose& pose) {

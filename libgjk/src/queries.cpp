@@ -314,8 +314,8 @@ auto checked_in_safe_range(const Shape& a, const Pose& pa, const Shape& b, const
   // Sizes are validated in the caller's units: scaling down by 2^e can flush a tiny negative
   // size (-1e-300) to -0, which would then pass as valid (fuzz_queries found this).
   const ShapeFacts fa = shape_facts(a), fb = shape_facts(b);
-  if (!(fa.valid & fb.valid & options_valid(options) & detail::poses_are_valid(pa, pb)))
-    return invalid_input<Result>();
+  const bool options_ok = options_valid(options), poses_ok = detail::poses_are_valid(pa, pb);
+  if (!(fa.valid & fb.valid & options_ok & poses_ok)) return invalid_input<Result>();
   const int e =
       rescale_exponent(std::max({fa.magnitude, fb.magnitude, pa.translation().cwiseAbs().maxCoeff(),
                                  pb.translation().cwiseAbs().maxCoeff()}));

@@ -227,6 +227,60 @@ TEST(CollideVerdicts, BoxesAgainstHulls) {
   EXPECT_LT(counts.colliding, counts.pairs);
 }
 
+TEST(CollideVerdicts, AFlatCachedTetrahedronIsNoOverlap) {
+  // Face-face contact: a cache holding four vertex pairs of the two touching faces gives four
+  // coplanar points of A - B, with the origin just off their plane. Each face's outward side is
+  // then decided by rounding; the warm query must not certify an overlap from it. (The case that
+  // found this, make_sphere_pair(129, 16, Touching) warm from a moved cache in the benchmark-set
+  // test above, fails only with clang's rounding; these boxes did not fail with GCC's either.)
+  const auto square_hull = [](double half, double z0, double z1) {
+    std::vector<Vec3> pts;
+    for (double z : {z0, z1})
+      for (double x : {-half, half})
+        for (double y : {-half, half}) pts.emplace_back(x, y, z);
+    return gjk::ConvexPolytope::from_points(pts);
+  };
+  const gjk::ConvexPolytope bottom = square_hull(1.0, -1.0, 0.0);  // top face at z = 0
+  const gjk::ConvexPolytope top = square_hull(0.6, 0.0, 1.0);      // bottom face at z = 0
+  const auto on_plane = [](const gjk::ConvexPolytope& h, double z) {
+    std::vector<int> out;
+    for (size_t i = 0; i < h.vertices().size(); ++i)
+      if (h.vertices()[i].z() == z) out.push_back(static_cast<int>(i));
+    return out;
+  };
+  const std::vector<int> face_a = on_plane(bottom, 0.0), face_b = on_plane(top, 0.0);
+  ASSERT_EQ(face_a.size(), 4u);
+  ASSERT_EQ(face_b.size(), 4u);
+  const Shape a(bottom), b(top);
+  int cases = 0;
+  for (int i = 0; i < 400; ++i) {
+    const double gap = std::pow(10.0, -12.0 + 4.0 * (i % 5) / 4.0);  // 1e-12 .. 1e-8
+    const double angle = 0.013 * i, slide = 0.2 * std::sin(0.7 * i);
+    // A tilted frame for the pair, so the face's plane is not a coordinate plane.
+    const Eigen::Matrix3d tilt =
+        Eigen::AngleAxisd(0.3 + 0.01 * i, Vec3(1.0, 0.5 * std::cos(i), 0.2).normalized())
+            .toRotationMatrix();
+    Pose pa = Pose::Identity(), pb = Pose::Identity();
+    pa.linear() = tilt;
+    pa.translation() = Vec3(0.5, -0.25, 2.0);
+    pb.linear() = tilt * Eigen::AngleAxisd(angle, Vec3::UnitZ()).toRotationMatrix();
+    pb.translation() = pa.translation() + tilt * Vec3(slide, -slide, gap);
+    gjk::WarmStart cache;
+    cache.size = 4;
+    for (size_t k = 0; k < 4; ++k) {
+      cache.index_a[k] = face_a[k];
+      cache.index_b[k] = face_b[(k + static_cast<size_t>(i)) % 4];
+    }
+    cache.direction = Vec3::Zero();
+    const gjk::CollisionResult r = gjk::collide(a, pa, b, pb, gjk::QueryOptions{}, cache);
+    const gjk::DistanceResult d = gjk::distance(a, pa, b, pb);
+    ASSERT_GT(d.distance, 0.0) << "case " << i;
+    EXPECT_FALSE(r.collision) << "case " << i << ": gap " << gap << ", distance " << d.distance;
+    ++cases;
+  }
+  EXPECT_EQ(cases, 400);
+}
+
 TEST(CollideVerdicts, PlanarDegenerateContactsWithAndWithoutTheAxisTest) {
   // Polygons in edge-edge, edge-vertex and vertex-vertex contact, at gaps around the touching
   // tolerance, near and far from the origin (the axis test's rounding grows with the
