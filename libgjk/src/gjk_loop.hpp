@@ -566,9 +566,11 @@ inline int reduce_tetrahedron(BareSimplex& x, Vec3& d, double touch) {
 /// Iteration cap of the direction loop; a pair still open after it goes to the exact loop.
 constexpr int kDirectionLoopIterations = 32;
 
-/// The boolean query on polygonal cores by directions (see above). `out` holds scale and
-/// touch_distance. Returns true with `out` answered, or false with the simplex reached in `x`
-/// and the support calls made in `iterations`.
+/// The boolean query on polygonal cores by directions (see above), from the first direction
+/// `start` (of norm `start_norm`) with the touching distance `touch`; with `start_only`, only
+/// the one-support exit is tried. Returns true with `out` answered and the certifying simplex in
+/// `x` (apart: the feature and the plane's support; overlap: the tetrahedron), or false with the
+/// simplex reached in `x`; `iterations` counts the support calls.
 template <class MD>
 bool boolean_by_directions(const MD& md, const QueryOptions& options, Vec3 start, double start_norm,
                            double touch, BooleanOutcome& out, BareSimplex& x, int& iterations,
@@ -682,9 +684,10 @@ inline void remember_certificate(const BooleanOutcome& out, const BareSimplex& x
 ///
 /// Warm, it follows seed 004 section 4's tracking with the boolean's certificates: a tetrahedron
 /// that enclosed the origin at the last query is tested again first (an overlap kept costs no
-/// support call), and the direction loop starts along the last separating normal, which usually
-/// separates again after a small motion (one support call). The cache keeps the certifying
-/// simplex: the support behind the plane, or the enclosing tetrahedron.
+/// support call), then one support along the last separating normal, which usually separates
+/// again after a small motion; failing both, the exact loop runs from the cached simplex. The
+/// cache keeps the certifying simplex: the feature and the plane's support, or the enclosing
+/// tetrahedron.
 template <class MD>
 BooleanOutcome run_boolean(const MD& md, const QueryOptions& options, WarmStart* cache = nullptr) {
   const auto verdict_of = [&](const GjkOutcome& g, int earlier_iterations) {
