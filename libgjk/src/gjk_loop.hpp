@@ -196,8 +196,11 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
   return true;
 }
 
-/// Stores the final simplex and support hints for the next query of the pair.
-inline void remember(const GjkOutcome& g, WarmStart& cache, int hint_a, int hint_b) {
+/// Stores the final simplex for the next query of the pair, and its first point's vertices as
+/// the hill-climbing hints.
+inline void remember(const GjkOutcome& g, WarmStart& cache) {
+  const int hint_a = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_a, 0) : 0;
+  const int hint_b = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_b, 0) : 0;
   cache.size = g.simplex.size;
   for (int i = 0; i < g.simplex.size; ++i) {
     cache.index_a[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_a;
@@ -568,8 +571,8 @@ constexpr int kDirectionLoopIterations = 32;
 
 /// The boolean query on polygonal cores by directions (see above), from the first direction
 /// `start` (of norm `start_norm`) with the touching distance `touch`; with `start_only`, only
-/// the one-support exit is tried. Returns true with `out` answered and the certifying simplex in
-/// `x` (apart: the feature and the plane's support; overlap: the tetrahedron), or false with the
+/// the one-support exit is tried. Returns true with `out` answered (after the one-support exit
+/// `x` holds that support, after an overlap the enclosing tetrahedron), or false with the
 /// simplex reached in `x`; `iterations` counts the support calls.
 template <class MD>
 bool boolean_by_directions(const MD& md, const QueryOptions& options, Vec3 start, double start_norm,
@@ -607,7 +610,6 @@ bool boolean_by_directions(const MD& md, const QueryOptions& options, Vec3 start
       if (!clears_touch(lower, options, touch)) break;  // within touching distance
       out.normal = d / d_norm;
       out.iterations = iterations;
-      if (x.size < 4 && !x.holds(s)) x.push_back(s);  // the feature and the plane's support
       return true;
     }
     // No new vertex, or none measurably past the simplex's feature (whose points all have the
@@ -656,17 +658,22 @@ bool still_encloses_origin(const MD& md, const WarmStart& cache, double touch, B
   return reduce_tetrahedron(x, unused, touch) > 0;
 }
 
+/// The vertex pairs of `x` as a warm start's simplex (the exact loop's, or the pair's cache).
+inline void store_indices(const BareSimplex& x, WarmStart& w) {
+  w.size = x.size;
+  for (int i = 0; i < x.size; ++i) {
+    const auto k = static_cast<size_t>(i);
+    w.index_a[k] = x.index_a[k];
+    w.index_b[k] = x.index_b[k];
+  }
+}
+
 /// Stores a direction-loop answer in the pair's cache: the certifying simplex (the support
 /// behind the plane, or the enclosing tetrahedron), the plane's direction as the next start,
 /// and the support hints.
 inline void remember_certificate(const BooleanOutcome& out, const BareSimplex& x,
                                  WarmStart& cache) {
-  cache.size = x.size;
-  for (int i = 0; i < x.size; ++i) {
-    const auto k = static_cast<size_t>(i);
-    cache.index_a[k] = x.index_a[k];
-    cache.index_b[k] = x.index_b[k];
-  }
+  store_indices(x, cache);
   const auto newest = static_cast<size_t>(x.size - 1);
   cache.hint_a = std::max(x.index_a[newest], 0);
   cache.hint_b = std::max(x.index_b[newest], 0);
@@ -686,16 +693,12 @@ inline void remember_certificate(const BooleanOutcome& out, const BareSimplex& x
 /// that enclosed the origin at the last query is tested again first (an overlap kept costs no
 /// support call), then one support along the last separating normal, which usually separates
 /// again after a small motion; failing both, the exact loop runs from the cached simplex. The
-/// cache keeps the certifying simplex: the feature and the plane's support, or the enclosing
-/// tetrahedron.
+/// cache keeps what certified the answer: the support behind the plane, the enclosing
+/// tetrahedron, or the exact loop's final simplex.
 template <class MD>
 BooleanOutcome run_boolean(const MD& md, const QueryOptions& options, WarmStart* cache = nullptr) {
   const auto verdict_of = [&](const GjkOutcome& g, int earlier_iterations) {
-    if (cache != nullptr) {
-      const int hint_a = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_a, 0) : 0;
-      const int hint_b = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_b, 0) : 0;
-      remember(g, *cache, hint_a, hint_b);
-    }
+    if (cache != nullptr) remember(g, *cache);
     BooleanOutcome out;
     out.collision = g.overlap || g.lower <= 0.0;
     if (!out.collision) out.normal = certified_normal(g);
@@ -742,12 +745,7 @@ BooleanOutcome run_boolean(const MD& md, const QueryOptions& options, WarmStart*
       if (cache != nullptr)
         return verdict_of(run_gjk(md, options, GjkMode::Boolean, 0.0, cache), 1);
       WarmStart handover;  // the simplex reached, as a warm start of the exact loop
-      handover.size = x.size;
-      for (int i = 0; i < x.size; ++i) {
-        const auto k = static_cast<size_t>(i);
-        handover.index_a[k] = x.index_a[k];
-        handover.index_b[k] = x.index_b[k];
-      }
+      store_indices(x, handover);
       return verdict_of(run_gjk(md, options, GjkMode::Boolean, 0.0, &handover), iterations);
     }
   }

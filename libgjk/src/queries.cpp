@@ -55,11 +55,7 @@ template <class MD>
 GjkOutcome gjk_tracked(const MD& md, const QueryOptions& options, GjkMode mode, double threshold,
                        WarmStart* cache) {
   const GjkOutcome g = detail::run_gjk(md, options, mode, threshold, cache);
-  if (cache != nullptr) {
-    const int hint_a = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_a, 0) : 0;
-    const int hint_b = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_b, 0) : 0;
-    detail::remember(g, *cache, hint_a, hint_b);
-  }
+  if (cache != nullptr) detail::remember(g, *cache);
   return g;
 }
 
