@@ -344,7 +344,8 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     Vec3 next_v;
     bool inside;
     if (options.solver == SimplexSolver::SignedVolumes) {
-      inside = solve_signed_volumes_into(s, n, next_v);
+      // The step solver: w is strictly below |v| along v here (the stop tests above).
+      inside = solve_signed_volumes_step(s, n, next_v, v_norm * v_norm);
     } else {
       n = s;
       inside = solve_simplex(options.solver, n, next_v);

@@ -84,4 +84,11 @@ inline SubSimplex nearest_vertex(const Simplex& s, const int* positions, int cou
 /// be `in`); `in` is left as it was. Same answers as solve_signed_volumes.
 bool solve_signed_volumes_into(const Simplex& in, Simplex& out, Vec3& v);
 
+/// The GJK loop's step by signed volumes: `in` is the previous reduced simplex plus the new
+/// support, last, which lies strictly below the previous |v| along v (|v|^2 is previous_norm2).
+/// Searches only the sub-simplices holding the new support (the answer is on one of them); falls
+/// back to solve_signed_volumes_into when rounding leaves none of them nearer than
+/// previous_norm2. Same contract as solve_signed_volumes_into.
+bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double previous_norm2);
+
 }  // namespace gjk::detail

@@ -152,7 +152,150 @@ bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) 
   return false;
 }
 
+// ---- The GJK step: the newest point is part of the answer -----------------------------------
+//
+// Inside the GJK loop the input is the previous reduced simplex plus the new support w, last,
+// and w is strictly below the previous |v| along v (the loop stopped otherwise). The previous
+// simplex's hull is then at least |v| from the origin, and so is every sub-simplex without w,
+// while the new hull comes strictly closer: the answer lies on a sub-simplex that holds w (seed
+// 004 section 3.3 keeps only the subsets with the new point for the same reason; Montanari et al.
+// section 4 prune the same way). The descent below is solve()'s, with the candidates without w
+// dropped: a tetrahedron's old face, a triangle's old edge, a segment's old end. A dropped
+// candidate could only win by rounding, where the caller's fallback (the full solver) decides.
+
+// Keeps `candidate` when it is nearer than `best`. One struct, filled in place: the full
+// solver's best_of() copied an 80-byte SubSimplex per candidate.
+inline void offer_vertex(const Simplex& s, int i, SubSimplex& best) {
+  const Vec3& w = s.points[static_cast<size_t>(i)].w;
+  const double n2 = w.squaredNorm();
+  if (!(n2 < best.norm2)) return;
+  best.count = 0;
+  best.add(i, 1.0);
+  best.v = w;
+  best.norm2 = n2;
+}
+
+// Segment p[i0] p[newest]: s1d without the end p[i0] alone.
+inline void s1d_newest(const Simplex& s, int i0, int newest, double degenerate_length2,
+                       SubSimplex& best) {
+  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
+  const Vec3& s2 = s.points[static_cast<size_t>(newest)].w;
+  const Vec3 t = s2 - s1;
+  const double tt = t.squaredNorm();
+  if (tt <= degenerate_length2) return offer_vertex(s, newest, best);
+  const Vec3 p = s2 - (s2.dot(t) / tt) * t;
+  int axis = 0;
+  t.cwiseAbs().maxCoeff(&axis);
+  const double mu = s1[axis] - s2[axis];
+  const double c1 = p[axis] - s2[axis];
+  const double c2 = s1[axis] - p[axis];
+  if (!(same_sign(mu, c1) && same_sign(mu, c2))) return offer_vertex(s, newest, best);
+  const double l1 = c1 / mu, l2 = c2 / mu;
+  const Vec3 v = l1 * s1 + l2 * s2;
+  const double n2 = v.squaredNorm();
+  if (!(n2 < best.norm2)) return;
+  best.count = 0;
+  best.add(i0, l1);
+  best.add(newest, l2);
+  best.v = v;
+  best.norm2 = n2;
+}
+
+// Triangle p[i0] p[i1] p[newest] (i0 < i1 < newest): s2d without the edge p[i0] p[i1].
+inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scale2,
+                       SubSimplex& best) {
+  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
+  const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
+  const Vec3& s3 = s.points[static_cast<size_t>(newest)].w;
+  const Vec3 n = (s2 - s1).cross(s3 - s1);
+  const double nn = n.squaredNorm();
+  const double degenerate_length2 = kDegenerate2 * scale2;
+  const double degenerate_area = detail::kDegenerateRelative * scale2;
+  if (nn <= degenerate_area * degenerate_area) {
+    s1d_newest(s, i0, newest, degenerate_length2, best);
+    s1d_newest(s, i1, newest, degenerate_length2, best);
+    return;
+  }
+  const Vec3 p = n * (s1.dot(n) / nn);
+  int drop = 0;
+  n.cwiseAbs().maxCoeff(&drop);
+  const int a = (drop + 1) % 3, b = (drop + 2) % 3;
+  auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
+    return (y[a] - x[a]) * (z[b] - x[b]) - (y[b] - x[b]) * (z[a] - x[a]);
+  };
+  const double mu = n[drop];
+  const double c0 = area(p, s2, s3), c1 = area(s1, p, s3), c2 = area(s1, s2, p);
+  const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1);
+  if (in0 && in1 && same_sign(mu, c2)) {
+    const double l0 = c0 / mu, l1 = c1 / mu, l2 = c2 / mu;
+    const Vec3 v = l0 * s1 + l1 * s2 + l2 * s3;
+    const double n2 = v.squaredNorm();
+    if (!(n2 < best.norm2)) return;
+    best.count = 0;
+    best.add(i0, l0);
+    best.add(i1, l1);
+    best.add(newest, l2);
+    best.v = v;
+    best.norm2 = n2;
+    return;
+  }
+  if (!in0) s1d_newest(s, i1, newest, degenerate_length2, best);
+  if (!in1) s1d_newest(s, i0, newest, degenerate_length2, best);
+}
+
 }  // namespace
+
+namespace detail {
+
+bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double previous_norm2) {
+  SubSimplex best;
+  const int newest = in.size - 1;
+  switch (in.size) {
+    case 2:
+      s1d_newest(in, 0, 1, kDegenerate2 * max_edge_length2(in), best);
+      break;
+    case 3:
+      s2d_newest(in, 0, 1, 2, max_edge_length2(in), best);
+      break;
+    case 4: {
+      const double scale2 = max_edge_length2(in);
+      const Vec3& s1 = in.points[0].w;
+      const Vec3& s2 = in.points[1].w;
+      const Vec3& s3 = in.points[2].w;
+      const Vec3& s4 = in.points[3].w;
+      // solve()'s cofactors, relative to s1 for the same precision.
+      const Vec3 e2 = s2 - s1, e3 = s3 - s1, e4 = s4 - s1;
+      const double det = triple(e2, e3, e4);
+      const double c1 = triple(-s1, e3, e4), c2 = triple(e2, -s1, e4), c3 = triple(e2, e3, -s1);
+      const double c0 = det - c1 - c2 - c3;
+      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
+      if (!flat && same_sign(det, c0) && same_sign(det, c1) && same_sign(det, c2) &&
+          same_sign(det, c3)) {
+        out.points = in.points;
+        out.size = 4;
+        out.lambda = {c0 / det, c1 / det, c2 / det, c3 / det};
+        v.setZero();
+        return true;
+      }
+      // The faces with the newest point opposite a disagreeing vertex; the old face (opposite
+      // the newest point) is dropped.
+      if (flat || !same_sign(det, c0)) s2d_newest(in, 1, 2, newest, scale2, best);
+      if (flat || !same_sign(det, c1)) s2d_newest(in, 0, 2, newest, scale2, best);
+      if (flat || !same_sign(det, c2)) s2d_newest(in, 0, 1, newest, scale2, best);
+      break;
+    }
+    default:
+      return solve_signed_volumes_into(in, out, v);
+  }
+  // Nothing with the newest point, or nothing nearer than the previous simplex: rounding has
+  // the last word, and the full descent gives it.
+  if (best.count == 0 || !(best.norm2 < previous_norm2))
+    return solve_signed_volumes_into(in, out, v);
+  apply_into(in, best, out, v);
+  return false;
+}
+
+}  // namespace detail
 
 bool solve_signed_volumes(Simplex& s, Vec3& v) {
   SubSimplex result;

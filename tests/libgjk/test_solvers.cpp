@@ -10,6 +10,7 @@
 
 #include "datasets.hpp"
 #include "gjk/simplex.hpp"
+#include "simplex_common.hpp"  // the GJK loop's step solver (libgjk/src)
 
 #include <algorithm>
 #include <cmath>
@@ -446,6 +447,107 @@ TEST(SubDistanceSolvers, MatchBruteForceOnRandomAndDegenerateSimplices) {
     }
     EXPECT_EQ(st.failures, 0) << gjk::to_string(st.solver);
   }
+}
+
+// The GJK loop's step solver (solve_signed_volumes_step) searches only the sub-simplices that
+// hold the new support. Its input is therefore built as the loop builds it: a reduced simplex
+// (the full solver's output on a random or degenerate set) plus a point strictly below |v| along
+// v, from far below down to 1e-13 relative (the new support nearly on the old simplex's plane,
+// where rounding decides). Checked as the full solver is: v against the brute force, the
+// lambdas, the kept points; and that the new point is kept whenever v moved off the old
+// simplex's distance.
+TEST(SubDistanceSolvers, StepSolverMatchesBruteForceOnGjkSteps) {
+  Rng rng(gjk::testing::mix_seed(kSeed, 0x57e9));
+  int steps = 0, failures = 0, newest_dropped = 0, enclosed_count = 0, reported = 0;
+  double max_point_error = 0.0;
+  for (Kind kind : kKinds) {
+    for (int previous_size = 1; previous_size <= 3; ++previous_size) {
+      for (int i = 0; i < kPerKindAndSize; ++i) {
+        Simplex previous;
+        Vec3 v;
+        if (run(SimplexSolver::SignedVolumes, make_simplex(rng, kind, previous_size), previous, v))
+          continue;
+        const double v2 = v.squaredNorm();
+        double S = 0.0;
+        for (int k = 0; k < previous.size; ++k)
+          S = std::max(S, previous.points[static_cast<size_t>(k)].w.norm());
+        if (!(v2 > 1e-24 * S * S)) continue;  // the loop stops at the origin (its touch distance)
+        // w = a point of the old simplex's hull (so its plane through v), moved down along v by
+        // a depth from 1e-13 to 2 |v|, and sideways by up to 2 S.
+        const Vec3 unit = v / std::sqrt(v2);
+        Vec3 sideways = rng.unit_vector();
+        sideways -= sideways.dot(unit) * unit;
+        const double depth = std::sqrt(v2) * rng.log_uniform(1e-13, 2.0);
+        const Vec3 w = v - depth * unit + rng.uniform(0.0, 2.0) * S * sideways;
+        if (!(v.dot(w) < v2)) continue;  // the loop's own condition, after rounding
+        std::vector<Vec3> points;
+        for (int k = 0; k < previous.size; ++k)
+          points.push_back(previous.points[static_cast<size_t>(k)].w);
+        points.push_back(w);
+        Simplex in;
+        for (size_t k = 0; k < points.size(); ++k) {
+          SupportPoint sp;
+          sp.w = sp.a = points[k];
+          sp.index_a = static_cast<int>(k);
+          in.push_back(sp);
+        }
+        Simplex out;
+        Vec3 step_v;
+        const bool enclosed = gjk::detail::solve_signed_volumes_step(in, out, step_v, v2);
+        const BruteForce ref = brute_force(points);
+        ++steps;
+        enclosed_count += enclosed ? 1 : 0;
+        const double scale = std::max({S, w.norm(), 1e-300});
+        // Steps with w nearly on the old simplex's plane make the nearest point ill-conditioned
+        // along that plane (the distance changes by the square of the move): the brute force
+        // itself cannot tell the old vertex from an edge point 1e-10 away. So the distance is
+        // checked to 1e-12, and the point to what that distance allows (|v - v*|^2 <= |v|^2 -
+        // |v*|^2 for v in the hull), 1e-6.
+        const double distance_error = std::abs(step_v.norm() - ref.distance) / scale;
+        max_point_error = std::max(max_point_error, distance_error);
+        const bool point_ok =
+            distance_error <= kPointTolerance && (step_v - ref.v).norm() <= 1e-6 * scale;
+        double sum = 0.0;
+        Vec3 combination = Vec3::Zero();
+        bool positive = true, ordered = true, newest_kept = false;
+        for (int k = 0; k < out.size; ++k) {
+          const double l = out.lambda[static_cast<size_t>(k)];
+          positive = positive && l > 0.0;
+          sum += l;
+          combination += l * out.points[static_cast<size_t>(k)].w;
+          const int id = out.points[static_cast<size_t>(k)].index_a;
+          ordered = ordered && (k == 0 || id > out.points[static_cast<size_t>(k - 1)].index_a) &&
+                    out.points[static_cast<size_t>(k)].w == points[static_cast<size_t>(id)];
+          newest_kept = newest_kept || id == static_cast<int>(points.size()) - 1;
+        }
+        // Away from rounding (the new distance clearly below the old), w is on the answer.
+        const bool clear_progress = ref.distance < (1.0 - 1e-6) * std::sqrt(v2);
+        newest_dropped += clear_progress && !newest_kept ? 1 : 0;
+        const bool ok = point_ok && out.size >= 1 && positive && ordered &&
+                        std::abs(sum - 1.0) <= kLambdaSumTolerance &&
+                        (combination - step_v).norm() <= kLambdaSumTolerance * scale &&
+                        (enclosed ? step_v.isZero(0.0) && out.size == 4
+                                  : !(ref.tetrahedron && ref.margin > kBoundaryMargin * scale)) &&
+                        !(enclosed && ref.margin < -kBoundaryMargin * scale) &&
+                        !(clear_progress && !newest_kept);
+        if (!ok) {
+          ++failures;
+          if (reported++ < 10) {
+            ADD_FAILURE() << "step on " << name(kind) << " from " << previous.size
+                          << " points:" << describe(points) << "\n  v = (" << step_v.transpose()
+                          << "), reference (" << ref.v.transpose()
+                          << "), ||v| - d| / S = " << distance_error << ", enclosed " << enclosed
+                          << ", kept " << out.size << ", newest kept " << newest_kept;
+          }
+        }
+      }
+    }
+  }
+  std::printf("[solvers] step: %d steps, %d enclosed, max ||v| - d_ref|/S %.3g, failures %d\n",
+              steps, enclosed_count, max_point_error, failures);
+  EXPECT_GT(steps, 20000);
+  EXPECT_EQ(newest_dropped, 0);
+  EXPECT_EQ(failures, 0);
 }
 
 // Hand-made cases with known answers, one per degeneracy, for every solver.
