@@ -157,11 +157,10 @@ bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) 
 // Inside the GJK loop the input is the previous reduced simplex plus the new support w, last,
 // and w is strictly below the previous |v| along v (the loop stopped otherwise). The previous
 // simplex's hull is then at least |v| from the origin, and so is every sub-simplex without w,
-// while the new hull comes strictly closer: the answer lies on a sub-simplex that holds w (seed
-// 004 section 3.3 keeps only the subsets with the new point for the same reason; Montanari et al.
-// section 4 prune the same way). The descent below is solve()'s, with the candidates without w
-// dropped: a tetrahedron's old face, a triangle's old edge, a segment's old end. A dropped
-// candidate could only win by rounding, where the caller's fallback (the full solver) decides.
+// while the new hull comes strictly closer: the answer lies on a sub-simplex that holds w. The
+// descent below is solve()'s, with the candidates without w dropped: a tetrahedron's old face, a
+// triangle's old edge, a segment's old end. A dropped candidate could only win by rounding,
+// where the caller's fallback (the full solver) decides.
 
 // Keeps `candidate` when it is nearer than `best`. One struct, filled in place: the full
 // solver's best_of() copied an 80-byte SubSimplex per candidate.
