@@ -13,8 +13,19 @@ namespace {
 
 using detail::SubSimplex;
 
+// Plain comparisons combined with & and | (no short-circuit branches: which signs agree is
+// data, and the four branches of && and || mispredicted about once per solver call).
 bool same_sign(double a, double b) {
-  return (a > 0.0 && b > 0.0) || (a < 0.0 && b < 0.0);
+  return ((a > 0.0) & (b > 0.0)) | ((a < 0.0) & (b < 0.0));
+}
+
+// The axis of the largest |t_i|, the first on ties (as Eigen's maxCoeff), chosen by selects: the
+// visitor's branches on the data mispredicted about once per triangle.
+int largest_axis(const Vec3& t) {
+  const double ax = std::abs(t.x()), ay = std::abs(t.y()), az = std::abs(t.z());
+  const bool y_over_x = ay > ax;
+  const double largest = y_over_x ? ay : ax;
+  return az > largest ? 2 : static_cast<int>(y_over_x);
 }
 
 // Segment p[i0] p[i1].
@@ -29,8 +40,7 @@ SubSimplex s1d(const Simplex& s, int i0, int i1, double degenerate_length2) {
   // Projection of the origin on the line, then 1D barycentric coordinates along the axis of
   // largest extent: lambda_1 = (p - s2)_I / (s1 - s2)_I, lambda_2 = (s1 - p)_I / (s1 - s2)_I.
   const Vec3 p = s2 - (s2.dot(t) / tt) * t;
-  int axis = 0;
-  t.cwiseAbs().maxCoeff(&axis);
+  const int axis = largest_axis(t);
   const double mu = s1[axis] - s2[axis];
   const double c1 = p[axis] - s2[axis];
   const double c2 = s1[axis] - p[axis];
@@ -72,8 +82,7 @@ SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
                    s1d(s, i1, i2, degenerate_length2));
   }
   const Vec3 p = n * (s1.dot(n) / nn);  // origin projected on the triangle's plane
-  int drop = 0;
-  n.cwiseAbs().maxCoeff(&drop);
+  const int drop = largest_axis(n);
   const int a = (drop + 1) % 3, b = (drop + 2) % 3;
   // Twice the signed area of (x, y, z) projected on the (a, b) plane; area(s1, s2, s3) == n[drop].
   auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
@@ -183,12 +192,11 @@ inline void s1d_newest(const Simplex& s, int i0, int newest, double degenerate_l
   const double tt = t.squaredNorm();
   if (tt <= degenerate_length2) return offer_vertex(s, newest, best);
   const Vec3 p = s2 - (s2.dot(t) / tt) * t;
-  int axis = 0;
-  t.cwiseAbs().maxCoeff(&axis);
+  const int axis = largest_axis(t);
   const double mu = s1[axis] - s2[axis];
   const double c1 = p[axis] - s2[axis];
   const double c2 = s1[axis] - p[axis];
-  if (!(same_sign(mu, c1) && same_sign(mu, c2))) return offer_vertex(s, newest, best);
+  if (!(same_sign(mu, c1) & same_sign(mu, c2))) return offer_vertex(s, newest, best);
   const double l1 = c1 / mu, l2 = c2 / mu;
   const Vec3 v = l1 * s1 + l2 * s2;
   const double n2 = v.squaredNorm();
@@ -216,8 +224,7 @@ inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scal
     return;
   }
   const Vec3 p = n * (s1.dot(n) / nn);
-  int drop = 0;
-  n.cwiseAbs().maxCoeff(&drop);
+  const int drop = largest_axis(n);
   const int a = (drop + 1) % 3, b = (drop + 2) % 3;
   auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
     return (y[a] - x[a]) * (z[b] - x[b]) - (y[b] - x[b]) * (z[a] - x[a]);
@@ -225,7 +232,7 @@ inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scal
   const double mu = n[drop];
   const double c0 = area(p, s2, s3), c1 = area(s1, p, s3), c2 = area(s1, s2, p);
   const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1);
-  if (in0 && in1 && same_sign(mu, c2)) {
+  if (in0 & in1 & same_sign(mu, c2)) {
     const double l0 = c0 / mu, l1 = c1 / mu, l2 = c2 / mu;
     const Vec3 v = l0 * s1 + l1 * s2 + l2 * s3;
     const double n2 = v.squaredNorm();
@@ -268,7 +275,7 @@ bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double 
       const double c1 = triple(-s1, e3, e4), c2 = triple(e2, -s1, e4), c3 = triple(e2, e3, -s1);
       const double c0 = det - c1 - c2 - c3;
       const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
-      if (!flat && same_sign(det, c0) && same_sign(det, c1) && same_sign(det, c2) &&
+      if (!flat & same_sign(det, c0) & same_sign(det, c1) & same_sign(det, c2) &
           same_sign(det, c3)) {
         out.points = in.points;
         out.size = 4;
