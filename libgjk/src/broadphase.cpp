@@ -112,12 +112,21 @@ void AabbTree::clear() {
 }
 
 void AabbTree::build(const std::vector<std::pair<Aabb, int>>& boxes) {
-  clear();
-  if (boxes.empty()) return;
-  std::vector<std::pair<Aabb, int>> work(boxes);
-  nodes_.reserve(2 * boxes.size());
-  root_ = build_range(work, 0, work.size(), -1);
-  leaves_ = static_cast<int>(boxes.size());
+  AabbTree fresh;
+  if (!boxes.empty()) {
+    std::vector<std::pair<Aabb, int>> work(boxes);
+    fresh.nodes_.reserve(2 * boxes.size());
+    fresh.root_ = fresh.build_range(work, 0, work.size(), -1);
+    fresh.leaves_ = static_cast<int>(boxes.size());
+  }
+  *this = std::move(fresh);
+}
+
+void AabbTree::reserve(int boxes) {
+  // An insert takes a leaf and at most one new inner node; geometric growth keeps repeated
+  // reservations of one box amortised O(1).
+  const size_t needed = nodes_.size() + 2 * static_cast<size_t>(std::max(boxes, 0));
+  if (needed > nodes_.capacity()) nodes_.reserve(std::max(needed, 2 * nodes_.capacity()));
 }
 
 int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin, size_t end,

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <iterator>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -121,6 +122,17 @@ void CollisionWorld::set_allowed_collisions(AllowedCollisionMatrix allowed) {
   rebuild();
 }
 
+namespace {
+
+/// Room for `extra` more elements, growing geometrically (a plain reserve(size + 1) per add
+/// would copy the whole vector every time).
+template <class T>
+void reserve_more(std::vector<T>& v, size_t extra) {
+  if (v.capacity() - v.size() < extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
+}
+
+}  // namespace
+
 void CollisionWorld::add_obstacle(Obstacle obstacle) {
   if (obstacle.object.empty()) obstacle.object = obstacle.name;
   if (name_in_use(obstacle.name))
@@ -135,7 +147,19 @@ void CollisionWorld::add_obstacle(Obstacle obstacle) {
   // the robot model and the other leaves do not depend on it (a rebuild re-ran the matrix over
   // every pair and rebuilt the whole tree), and its index is new, so no context's warm start
   // is keyed by it.
+  // Room first, for every container the add grows: after it only the box and the matrix row
+  // can throw, and append_obstacle_rows takes them back, so a failed add (out of memory)
+  // leaves the world as it was.
   const size_t index = scene_.obstacles.size();
+  reserve_more(scene_.obstacles, 1);
+  reserve_more(obstacle_checked_, shape_count_);
+  reserve_more(obstacle_shape_ok_, 1);
+  reserve_more(obstacle_prechecked_, 1);
+  reserve_more(obstacle_boxes_, 1);
+  reserve_more(obstacle_leaf_, 1);
+  reserve_more(obstacle_name_hashes_, 1);
+  obstacle_names_.reserve(obstacle_names_.size() + 2);
+  tree_.reserve(1);
   append_obstacle_rows(obstacle);
   scene_.obstacles.push_back(std::move(obstacle));
   index_name(index);
@@ -144,11 +168,19 @@ void CollisionWorld::add_obstacle(Obstacle obstacle) {
 }
 
 void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
-  const Aabb box = obstacle_box(obstacle);  // first: the only step that can throw
+  const Aabb box = obstacle_box(obstacle);  // first: it throws on a bad shape
   if (allowed_.mentions(obstacle.object)) {
-    for (size_t s = 0; s < shape_count_; ++s)
-      obstacle_checked_.push_back(
-          allowed_.allowed(part_name(static_cast<int>(s)), obstacle.object) ? 0 : 1);
+    // The matrix's lookups build keys, so they can run out of memory half way through the row:
+    // the row is taken back then.
+    const size_t row_start = obstacle_checked_.size();
+    try {
+      for (size_t s = 0; s < shape_count_; ++s)
+        obstacle_checked_.push_back(
+            allowed_.allowed(part_name(static_cast<int>(s)), obstacle.object) ? 0 : 1);
+    } catch (...) {
+      obstacle_checked_.resize(row_start);
+      throw;
+    }
   } else {  // the usual case: a name the matrix does not know, so each shape's default
     obstacle_checked_.insert(obstacle_checked_.end(), unmentioned_checked_.begin(),
                              unmentioned_checked_.end());
@@ -358,7 +390,13 @@ void CollisionWorld::keep_tree_shallow() {
   // rebuild (O(N log N)) is paid once per many insertions.
   int balanced = 1;
   while ((1 << balanced) < tree_.size()) ++balanced;
-  if (tree_.height() > 2 * balanced + 8) build_tree();
+  if (tree_.height() <= 2 * balanced + 8) return;
+  try {
+    build_tree();
+  } catch (const std::bad_alloc&) {
+    // The edit that called this is complete and the tree valid, only deeper: a rebuild that
+    // finds no memory waits for the next edit (build_tree changes nothing when it throws).
+  }
 }
 
 void CollisionWorld::index_name(size_t i) {

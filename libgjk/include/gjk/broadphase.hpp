@@ -51,10 +51,14 @@ inline double distance(const Aabb& a, const Aabb& b) {
 /// threads at once.
 class AabbTree {
  public:
-  /// Replaces the contents with these boxes (ids are the caller's, need not be distinct).
+  /// Replaces the contents with these boxes (ids are the caller's, need not be distinct). Built
+  /// aside and swapped in: when it throws (out of memory) the tree is as it was.
   void build(const std::vector<std::pair<Aabb, int>>& boxes);
   /// Adds one box; returns its leaf handle (for remove()).
   int insert(const Aabb& box, int id);
+  /// Makes room for `boxes` more insert() calls that allocate nothing (so cannot throw): callers
+  /// that must not be left half-edited reserve before they change anything.
+  void reserve(int boxes);
   /// Removes the leaf returned by insert() (or listed by for_each_leaf()).
   void remove(int leaf);
   /// Gives a leaf a new box (a moved object): removes it and inserts it again, so the tree

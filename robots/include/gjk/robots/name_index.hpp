@@ -42,9 +42,16 @@ class NameIndex {
     ++used_;
   }
 
+  /// Makes room for `entries` entries in all: inserts up to that count allocate nothing (so
+  /// cannot throw).
+  void reserve(size_t entries) {
+    while (2 * entries > slots_.size()) grow();
+  }
+
   /// Calls `visit(id)` for every id stored under a name equal to the key of hash `hash`;
   /// `is_named(id)` says whether id's name (or one of its names) is the key, as ids that only
-  /// share the hash are visited by the probe too.
+  /// share the hash are visited by the probe too. Neither may insert into or erase from the
+  /// index: the walk reads the probe run as it goes (collect the ids, then edit).
   template <class IsNamed, class Visit>
   void for_each(std::uint32_t hash, IsNamed&& is_named, Visit&& visit) const {
     if (slots_.empty()) return;
