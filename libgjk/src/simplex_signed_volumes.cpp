@@ -196,7 +196,8 @@ inline void s1d_newest(const Simplex& s, int i0, int newest, double degenerate_l
   const double mu = s1[axis] - s2[axis];
   const double c1 = p[axis] - s2[axis];
   const double c2 = s1[axis] - p[axis];
-  if (!(same_sign(mu, c1) & same_sign(mu, c2))) return offer_vertex(s, newest, best);
+  const bool in1 = same_sign(mu, c1), in2 = same_sign(mu, c2);
+  if (!(in1 & in2)) return offer_vertex(s, newest, best);
   const double l1 = c1 / mu, l2 = c2 / mu;
   const Vec3 v = l1 * s1 + l2 * s2;
   const double n2 = v.squaredNorm();
@@ -231,8 +232,8 @@ inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scal
   };
   const double mu = n[drop];
   const double c0 = area(p, s2, s3), c1 = area(s1, p, s3), c2 = area(s1, s2, p);
-  const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1);
-  if (in0 & in1 & same_sign(mu, c2)) {
+  const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1), in2 = same_sign(mu, c2);
+  if (in0 & in1 & in2) {
     const double l0 = c0 / mu, l1 = c1 / mu, l2 = c2 / mu;
     const Vec3 v = l0 * s1 + l1 * s2 + l2 * s3;
     const double n2 = v.squaredNorm();
@@ -275,8 +276,9 @@ bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double 
       const double c1 = triple(-s1, e3, e4), c2 = triple(e2, -s1, e4), c3 = triple(e2, e3, -s1);
       const double c0 = det - c1 - c2 - c3;
       const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
-      if (!flat & same_sign(det, c0) & same_sign(det, c1) & same_sign(det, c2) &
-          same_sign(det, c3)) {
+      const bool agree0 = same_sign(det, c0), agree1 = same_sign(det, c1),
+                 agree2 = same_sign(det, c2), agree3 = same_sign(det, c3);
+      if (!flat & agree0 & agree1 & agree2 & agree3) {
         out.points = in.points;
         out.size = 4;
         out.lambda = {c0 / det, c1 / det, c2 / det, c3 / det};
@@ -285,9 +287,9 @@ bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double 
       }
       // The faces with the newest point opposite a disagreeing vertex; the old face (opposite
       // the newest point) is dropped.
-      if (flat || !same_sign(det, c0)) s2d_newest(in, 1, 2, newest, scale2, best);
-      if (flat || !same_sign(det, c1)) s2d_newest(in, 0, 2, newest, scale2, best);
-      if (flat || !same_sign(det, c2)) s2d_newest(in, 0, 1, newest, scale2, best);
+      if (flat || !agree0) s2d_newest(in, 1, 2, newest, scale2, best);
+      if (flat || !agree1) s2d_newest(in, 0, 2, newest, scale2, best);
+      if (flat || !agree2) s2d_newest(in, 0, 1, newest, scale2, best);
       break;
     }
     default:
