@@ -67,20 +67,22 @@ SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) {
 constexpr double kDegenerate2 = detail::kDegenerateRelative * detail::kDegenerateRelative;
 
 // Triangle p[i0] p[i1] p[i2]; scale2 is the squared longest edge of the whole simplex.
-SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
-  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
-  const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
-  const Vec3& s3 = s.points[static_cast<size_t>(i2)].w;
+// A triangle's signed areas: mu, twice its area projected on the coordinate plane where that is
+// largest, and c[i], the same with the origin's projection on its plane in place of vertex i.
+// `flat` (nothing else set) when |n| <= k * scale^2, scale2 being the squared longest edge.
+struct TriangleAreas {
+  bool flat = true;
+  double mu = 0.0;
+  double c[3] = {0.0, 0.0, 0.0};
+};
+
+TriangleAreas triangle_areas(const Vec3& s1, const Vec3& s2, const Vec3& s3, double scale2) {
+  TriangleAreas t;
   const Vec3 n = (s2 - s1).cross(s3 - s1);
   const double nn = n.squaredNorm();
-  const double degenerate_length2 = kDegenerate2 * scale2;
-  // |n| <= k * scale^2, squared.
   const double degenerate_area = detail::kDegenerateRelative * scale2;
-  if (nn <= degenerate_area * degenerate_area) {
-    // Collinear or coincident: the nearest point is on one of the edges.
-    return best_of(best_of(s1d(s, i0, i1, degenerate_length2), s1d(s, i0, i2, degenerate_length2)),
-                   s1d(s, i1, i2, degenerate_length2));
-  }
+  if (nn <= degenerate_area * degenerate_area) return t;
+  t.flat = false;
   const Vec3 p = n * (s1.dot(n) / nn);  // origin projected on the triangle's plane
   const int drop = largest_axis(n);
   const int a = (drop + 1) % 3, b = (drop + 2) % 3;
@@ -88,8 +90,26 @@ SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
   auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
     return (y[a] - x[a]) * (z[b] - x[b]) - (y[b] - x[b]) * (z[a] - x[a]);
   };
-  const double mu = n[drop];
-  const double c[3] = {area(p, s2, s3), area(s1, p, s3), area(s1, s2, p)};
+  t.mu = n[drop];
+  t.c[0] = area(p, s2, s3);
+  t.c[1] = area(s1, p, s3);
+  t.c[2] = area(s1, s2, p);
+  return t;
+}
+
+SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
+  const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
+  const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
+  const Vec3& s3 = s.points[static_cast<size_t>(i2)].w;
+  const double degenerate_length2 = kDegenerate2 * scale2;
+  const TriangleAreas t = triangle_areas(s1, s2, s3, scale2);
+  if (t.flat) {
+    // Collinear or coincident: the nearest point is on one of the edges.
+    return best_of(best_of(s1d(s, i0, i1, degenerate_length2), s1d(s, i0, i2, degenerate_length2)),
+                   s1d(s, i1, i2, degenerate_length2));
+  }
+  const double mu = t.mu;
+  const double* c = t.c;
   if (same_sign(mu, c[0]) && same_sign(mu, c[1]) && same_sign(mu, c[2])) {
     SubSimplex out;
     out.add(i0, c[0] / mu);
@@ -111,6 +131,35 @@ double triple(const Vec3& x, const Vec3& y, const Vec3& z) {
   return x.dot(y.cross(z));
 }
 
+// A tetrahedron's cofactors: det and c[j], six times its signed volume and the same with the
+// origin in place of vertex j; `flat` when |det| <= k * scale^3 (the signs then mean nothing).
+struct TetrahedronVolumes {
+  double det = 0.0;
+  double c[4] = {0.0, 0.0, 0.0, 0.0};
+  bool flat = true;
+};
+
+TetrahedronVolumes tetrahedron_volumes(const Simplex& s, double scale2) {
+  const Vec3& s1 = s.points[0].w;
+  const Vec3& s2 = s.points[1].w;
+  const Vec3& s3 = s.points[2].w;
+  const Vec3& s4 = s.points[3].w;
+  // Taken relative to s1 (edges e_i = s_i - s1) rather than as triple(s2, s3, s4) etc.: those
+  // are of order |s|^2 * size each and cancel down to det ~ size^3, so for a small simplex far
+  // from the origin (size 1e-6 at distance 1) their rounding swamped det and the descent picked
+  // the wrong face. Here c1..c3 and det are products of edges with one |s1| factor.
+  const Vec3 e2 = s2 - s1, e3 = s3 - s1, e4 = s4 - s1;
+  TetrahedronVolumes t;
+  t.det = triple(e2, e3, e4);
+  t.c[1] = triple(-s1, e3, e4);
+  t.c[2] = triple(e2, -s1, e4);
+  t.c[3] = triple(e2, e3, -s1);
+  t.c[0] = t.det - t.c[1] - t.c[2] - t.c[3];
+  // |det| <= k * scale^3: the one square root left, taken for tetrahedra only.
+  t.flat = std::abs(t.det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
+  return t;
+}
+
 /// The solver proper: the chosen sub-simplex in `result`, or true (origin inside the
 /// tetrahedron) with the four barycentric coordinates in `inside`.
 bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) {
@@ -127,21 +176,10 @@ bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) 
       result = s2d(s, 0, 1, 2, scale2);
       break;
     default: {
-      const Vec3& s1 = s.points[0].w;
-      const Vec3& s2 = s.points[1].w;
-      const Vec3& s3 = s.points[2].w;
-      const Vec3& s4 = s.points[3].w;
-      // Cofactors: six times the signed volumes with the origin in place of vertex j. Taken
-      // relative to s1 (edges e_i = s_i - s1) rather than as triple(s2, s3, s4) etc.: those are
-      // of order |s|^2 * size each and cancel down to det ~ size^3, so for a small simplex far
-      // from the origin (size 1e-6 at distance 1) their rounding swamped det and the descent
-      // picked the wrong face. Here c1..c3 and det are products of edges with one |s1| factor.
-      const Vec3 e2 = s2 - s1, e3 = s3 - s1, e4 = s4 - s1;
-      const double det = triple(e2, e3, e4);
-      double c[4] = {0.0, triple(-s1, e3, e4), triple(e2, -s1, e4), triple(e2, e3, -s1)};
-      c[0] = det - c[1] - c[2] - c[3];
-      // |det| <= k * scale^3: the one square root left, taken for tetrahedra only.
-      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
+      const TetrahedronVolumes t = tetrahedron_volumes(s, scale2);
+      const double det = t.det;
+      const double* c = t.c;
+      const bool flat = t.flat;
       if (!flat && same_sign(det, c[0]) && same_sign(det, c[1]) && same_sign(det, c[2]) &&
           same_sign(det, c[3])) {
         for (int j = 0; j < 4; ++j) inside[static_cast<size_t>(j)] = c[j] / det;
@@ -215,23 +253,14 @@ inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scal
   const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
   const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
   const Vec3& s3 = s.points[static_cast<size_t>(newest)].w;
-  const Vec3 n = (s2 - s1).cross(s3 - s1);
-  const double nn = n.squaredNorm();
   const double degenerate_length2 = kDegenerate2 * scale2;
-  const double degenerate_area = detail::kDegenerateRelative * scale2;
-  if (nn <= degenerate_area * degenerate_area) {
+  const TriangleAreas t = triangle_areas(s1, s2, s3, scale2);
+  if (t.flat) {
     s1d_newest(s, i0, newest, degenerate_length2, best);
     s1d_newest(s, i1, newest, degenerate_length2, best);
     return;
   }
-  const Vec3 p = n * (s1.dot(n) / nn);
-  const int drop = largest_axis(n);
-  const int a = (drop + 1) % 3, b = (drop + 2) % 3;
-  auto area = [a, b](const Vec3& x, const Vec3& y, const Vec3& z) {
-    return (y[a] - x[a]) * (z[b] - x[b]) - (y[b] - x[b]) * (z[a] - x[a]);
-  };
-  const double mu = n[drop];
-  const double c0 = area(p, s2, s3), c1 = area(s1, p, s3), c2 = area(s1, s2, p);
+  const double mu = t.mu, c0 = t.c[0], c1 = t.c[1], c2 = t.c[2];
   const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1), in2 = same_sign(mu, c2);
   if (in0 & in1 & in2) {
     const double l0 = c0 / mu, l1 = c1 / mu, l2 = c2 / mu;
@@ -266,16 +295,9 @@ bool solve_signed_volumes_step(const Simplex& in, Simplex& out, Vec3& v, double 
       break;
     case 4: {
       const double scale2 = max_edge_length2(in);
-      const Vec3& s1 = in.points[0].w;
-      const Vec3& s2 = in.points[1].w;
-      const Vec3& s3 = in.points[2].w;
-      const Vec3& s4 = in.points[3].w;
-      // solve()'s cofactors, relative to s1 for the same precision.
-      const Vec3 e2 = s2 - s1, e3 = s3 - s1, e4 = s4 - s1;
-      const double det = triple(e2, e3, e4);
-      const double c1 = triple(-s1, e3, e4), c2 = triple(e2, -s1, e4), c3 = triple(e2, e3, -s1);
-      const double c0 = det - c1 - c2 - c3;
-      const bool flat = std::abs(det) <= detail::kDegenerateRelative * scale2 * std::sqrt(scale2);
+      const TetrahedronVolumes t = tetrahedron_volumes(in, scale2);
+      const double det = t.det, c0 = t.c[0], c1 = t.c[1], c2 = t.c[2], c3 = t.c[3];
+      const bool flat = t.flat;
       const bool agree0 = same_sign(det, c0), agree1 = same_sign(det, c1),
                  agree2 = same_sign(det, c2), agree3 = same_sign(det, c3);
       if (!flat & agree0 & agree1 & agree2 & agree3) {

@@ -5,6 +5,7 @@
 #include "datasets.hpp"
 #include "gjk/planar.hpp"
 #include "gjk/queries.hpp"
+#include "replaced_operator_new.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -14,36 +15,10 @@ namespace {
 std::atomic<long> g_allocations{0};
 }
 
-// GCC at -O1 (the sanitizer builds) inlines these replacements into gtest's `new TestClass` and
-// then calls the pairing of the replaced operator new with free() mismatched; they are a
-// matching malloc/free pair by construction.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t size) {
+bool test_allocation_allowed() {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
+  return true;
 }
-void* operator new[](std::size_t size) {
-  return operator new(size);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace {
 

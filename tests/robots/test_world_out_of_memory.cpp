@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../libgjk/support/replaced_operator_new.hpp"
+
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -18,60 +20,10 @@ namespace {
 std::atomic<long> g_allocations_left{-1};  // -1: never fail
 }
 
-// GCC at -O1 (the sanitizer builds) inlines these replacements into gtest's `new TestClass` and
-// then calls the pairing of the replaced operator new with free() mismatched; they are a
-// matching malloc/free pair by construction (as in tests/libgjk/test_allocation.cpp).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-#endif
-void* operator new(std::size_t size) {
-  if (g_allocations_left.load(std::memory_order_relaxed) >= 0 &&
-      g_allocations_left.fetch_sub(1, std::memory_order_relaxed) == 0)
-    throw std::bad_alloc();
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
+bool test_allocation_allowed() {
+  return !(g_allocations_left.load(std::memory_order_relaxed) >= 0 &&
+           g_allocations_left.fetch_sub(1, std::memory_order_relaxed) == 0);
 }
-void* operator new[](std::size_t size) {
-  return operator new(size);
-}
-// The nothrow forms too (std::stable_sort's buffer), so every allocation pairs with the free()
-// below: the sanitizers' own nothrow new would not.
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return operator new(size);
-  } catch (const std::bad_alloc&) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  try {
-    return operator new(size);
-  } catch (const std::bad_alloc&) {
-    return nullptr;
-  }
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 namespace {
 
