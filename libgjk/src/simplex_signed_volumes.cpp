@@ -66,7 +66,6 @@ SubSimplex best_of(const SubSimplex& a, const SubSimplex& b) {
 // root per call for thresholds that compare fine squared).
 constexpr double kDegenerate2 = detail::kDegenerateRelative * detail::kDegenerateRelative;
 
-// Triangle p[i0] p[i1] p[i2]; scale2 is the squared longest edge of the whole simplex.
 // A triangle's signed areas: mu, twice its area projected on the coordinate plane where that is
 // largest, and c[i], the same with the origin's projection on its plane in place of vertex i.
 // `flat` (nothing else set) when |n| <= k * scale^2, scale2 being the squared longest edge.
@@ -97,6 +96,7 @@ TriangleAreas triangle_areas(const Vec3& s1, const Vec3& s2, const Vec3& s3, dou
   return t;
 }
 
+// Triangle p[i0] p[i1] p[i2]; scale2 is the squared longest edge of the whole simplex.
 SubSimplex s2d(const Simplex& s, int i0, int i1, int i2, double scale2) {
   const Vec3& s1 = s.points[static_cast<size_t>(i0)].w;
   const Vec3& s2 = s.points[static_cast<size_t>(i1)].w;
@@ -209,16 +209,20 @@ bool solve(const Simplex& s, SubSimplex& result, std::array<double, 4>& inside) 
 // triangle's old edge, a segment's old end. A dropped candidate could only win by rounding,
 // where the caller's fallback (the full solver) decides.
 
-// Keeps `candidate` when it is nearer than `best`. One struct, filled in place: the full
-// solver's best_of() copied an 80-byte SubSimplex per candidate.
-inline void offer_vertex(const Simplex& s, int i, SubSimplex& best) {
-  const Vec3& w = s.points[static_cast<size_t>(i)].w;
-  const double n2 = w.squaredNorm();
-  if (!(n2 < best.norm2)) return;
+// When the candidate point v is nearer than `best`, makes `best` that candidate, its points still
+// to add, and returns true; otherwise leaves `best` as it is. One struct, filled in place: the
+// full solver's best_of() copied an 80-byte SubSimplex per candidate.
+inline bool take_if_nearer(const Vec3& v, SubSimplex& best) {
+  const double n2 = v.squaredNorm();
+  if (!(n2 < best.norm2)) return false;
   best.count = 0;
-  best.add(i, 1.0);
-  best.v = w;
+  best.v = v;
   best.norm2 = n2;
+  return true;
+}
+
+inline void offer_vertex(const Simplex& s, int i, SubSimplex& best) {
+  if (take_if_nearer(s.points[static_cast<size_t>(i)].w, best)) best.add(i, 1.0);
 }
 
 // Segment p[i0] p[newest]: s1d without the end p[i0] alone.
@@ -237,14 +241,9 @@ inline void s1d_newest(const Simplex& s, int i0, int newest, double degenerate_l
   const bool in1 = same_sign(mu, c1), in2 = same_sign(mu, c2);
   if (!(in1 & in2)) return offer_vertex(s, newest, best);
   const double l1 = c1 / mu, l2 = c2 / mu;
-  const Vec3 v = l1 * s1 + l2 * s2;
-  const double n2 = v.squaredNorm();
-  if (!(n2 < best.norm2)) return;
-  best.count = 0;
+  if (!take_if_nearer(l1 * s1 + l2 * s2, best)) return;
   best.add(i0, l1);
   best.add(newest, l2);
-  best.v = v;
-  best.norm2 = n2;
 }
 
 // Triangle p[i0] p[i1] p[newest] (i0 < i1 < newest): s2d without the edge p[i0] p[i1].
@@ -264,15 +263,10 @@ inline void s2d_newest(const Simplex& s, int i0, int i1, int newest, double scal
   const bool in0 = same_sign(mu, c0), in1 = same_sign(mu, c1), in2 = same_sign(mu, c2);
   if (in0 & in1 & in2) {
     const double l0 = c0 / mu, l1 = c1 / mu, l2 = c2 / mu;
-    const Vec3 v = l0 * s1 + l1 * s2 + l2 * s3;
-    const double n2 = v.squaredNorm();
-    if (!(n2 < best.norm2)) return;
-    best.count = 0;
+    if (!take_if_nearer(l0 * s1 + l1 * s2 + l2 * s3, best)) return;
     best.add(i0, l0);
     best.add(i1, l1);
     best.add(newest, l2);
-    best.v = v;
-    best.norm2 = n2;
     return;
   }
   if (!in0) s1d_newest(s, i1, newest, degenerate_length2, best);
