@@ -518,9 +518,7 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
   }
   EpaOutcome out;
   if (!initial_polytope(md, gjk_simplex, touch_tolerance(scale) * 16, poly, out)) {
-    if (poly.faces.empty()) return out;  // flat difference: answered directly
-    out.status = Status::Degenerate;     // could not link the start polytope
-    return out;
+    return out;  // flat difference: answered directly
   }
 
   std::vector<std::pair<int, int>>& horizon = workspace.horizon;
@@ -597,19 +595,17 @@ EpaOutcome run_epa(const MD& md, const Simplex& gjk_simplex, const QueryOptions&
     // the same way); any other order, which rounding could give, is searched for.
     bool linked = true;
     const size_t created_count = poly.faces.size() - first_new;
-    for (size_t k = 0; k < created_count && linked; ++k) {
+    for (size_t k = 0; k < created_count; ++k) {
       const size_t f = first_new + k;
       const int p = poly.faces[f].vertex[1];
       size_t g = first_new + (k + 1) % created_count;
       if (poly.faces[g].vertex[0] != p) {
-        linked = false;
-        for (g = first_new; g < poly.faces.size(); ++g) {
-          if (poly.faces[g].vertex[0] == p) {
-            linked = true;
-            break;
-          }
+        g = first_new;
+        while (g < poly.faces.size() && poly.faces[g].vertex[0] != p) ++g;
+        if (g == poly.faces.size()) {
+          linked = false;
+          break;
         }
-        if (!linked) break;
       }
       poly.faces[f].neighbour[1] = static_cast<int>(g);
       poly.faces[f].neighbour_edge[1] = 2;
