@@ -786,6 +786,163 @@ void time_edit(benchmark::State& state, int n, EditRun run) {
   set_per_query_counters(state, 1);
 }
 
+/// A part picked up and put back every cycle (pick and place): attach_obstacle() takes the box
+/// from the obstacles onto the hand, detach() puts it back at the hand's pose; the grasp retires
+/// the contexts, so the validity row queries a new context while the part is held.
+enum class GraspRun { GraspRelease, Cycle };
+
+void time_grasp(benchmark::State& state, int n, GraspRun run) {
+  static std::map<int, std::unique_ptr<CollisionWorld>> worlds;
+  const bool fresh = worlds.find(n) == worlds.end();
+  CollisionWorld& world = edited_world(worlds, n, kSeedWorld + 17);
+  static const std::vector<Eigen::VectorXd> path = smooth_path(panda(), kSeedWorld + 1, 64);
+  const std::vector<std::string> touch{"panda_leftfinger", "panda_rightfinger"};
+  if (fresh) {  // the part between the fingers at the path's first configuration
+    gjk::robots::Workspace ws(panda());
+    gjk::robots::forward_kinematics(panda(), path[0], ws);
+    gjk::robots::Obstacle part;
+    part.name = "part";
+    part.shape = gjk::Box{Vec3(0.02, 0.02, 0.02)};
+    part.pose = ws.link_poses[static_cast<size_t>(panda().link_index("panda_hand"))];
+    part.pose.translation() += part.pose.linear() * Vec3(0, 0, 0.1);
+    world.add_obstacle(part);
+  }
+  size_t i = 0;
+  double sink = 0.0;
+  for (auto _ : state) {
+    const Eigen::VectorXd& q = path[i % path.size()];
+    world.attach_obstacle("part", "panda_hand", q, touch);
+    if (run == GraspRun::Cycle) {
+      WorldContext ctx(world);
+      ctx.update(q);
+      sink += ctx.in_collision(0.0) ? 1.0 : 0.0;
+    }
+    world.detach("part", q);
+    ++i;
+  }
+  benchmark::DoNotOptimize(sink);
+  set_per_query_counters(state, 1);
+}
+
+}  // namespace
+
+namespace {
+
+// world/tree/N/ORDER/QUERY: the obstacle tree alone (gjk::AabbTree), N random boxes (half sides
+// 0.05-0.5 m) at a fixed density (centres in a cube of side 2 N^(1/3) m), made by build()
+// ("built"), by insert() in random order ("random") or in the order of their lowest x
+// ("sorted"), or built and then moved 5 N times by move() to new random boxes ("moved").
+// QUERY: "overlap" = query() with a 0.6 m cube, "nearest" = nearest() with no bound, per probe,
+// over 1,000 probes. world/tree/N/insert: insert() of the N boxes in random order into an empty
+// tree, per box. What differs between orders is the tree's shape: the same boxes, the same
+// probes and answers.
+enum class TreeOrder { Built, Random, Sorted, Moved };
+
+struct TreeCase {
+  std::vector<std::pair<gjk::Aabb, int>> boxes;
+  std::vector<gjk::Aabb> probes;
+  double extent = 0.0;
+};
+
+gjk::Aabb random_tree_box(std::mt19937_64& rng, double extent) {
+  std::uniform_real_distribution<double> centre(-extent, extent), half(0.05, 0.5);
+  const Vec3 c(centre(rng), centre(rng), centre(rng));
+  const Vec3 h(half(rng), half(rng), half(rng));
+  return gjk::Aabb(c - h, c + h);
+}
+
+const TreeCase& tree_case(int n) {
+  static std::map<int, TreeCase> cases;
+  auto [it, fresh] = cases.try_emplace(n);
+  if (fresh) {
+    TreeCase& c = it->second;
+    c.extent = std::cbrt(static_cast<double>(n));
+    std::mt19937_64 rng(0x7ee + static_cast<unsigned>(n));
+    for (int i = 0; i < n; ++i) c.boxes.emplace_back(random_tree_box(rng, c.extent), i);
+    std::uniform_real_distribution<double> centre(-c.extent, c.extent);
+    for (int i = 0; i < 1000; ++i) {
+      const Vec3 p(centre(rng), centre(rng), centre(rng));
+      c.probes.emplace_back(p - Vec3::Constant(0.3), p + Vec3::Constant(0.3));
+    }
+  }
+  return it->second;
+}
+
+gjk::AabbTree make_tree(const TreeCase& c, TreeOrder order) {
+  gjk::AabbTree tree;
+  if (order == TreeOrder::Built || order == TreeOrder::Moved) tree.build(c.boxes);
+  if (order == TreeOrder::Random) {
+    for (const auto& [box, id] : c.boxes) tree.insert(box, id);
+  } else if (order == TreeOrder::Sorted) {
+    auto sorted = c.boxes;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& a, const auto& b) { return a.first.min().x() < b.first.min().x(); });
+    for (const auto& [box, id] : sorted) tree.insert(box, id);
+  } else if (order == TreeOrder::Moved) {
+    std::vector<int> leaf(c.boxes.size());
+    tree.for_each_leaf([&](int id, int handle) { leaf[static_cast<size_t>(id)] = handle; });
+    std::mt19937_64 rng(0xb0b);
+    std::uniform_int_distribution<size_t> pick(0, c.boxes.size() - 1);
+    for (size_t k = 0; k < 5 * c.boxes.size(); ++k) {
+      const size_t i = pick(rng);
+      leaf[i] = tree.move(leaf[i], random_tree_box(rng, c.extent));
+    }
+  }
+  return tree;
+}
+
+void time_tree_query(benchmark::State& state, int n, TreeOrder order, bool nearest) {
+  const TreeCase& c = tree_case(n);
+  const gjk::AabbTree tree = make_tree(c, order);
+  size_t sink = 0;
+  for (auto _ : state) {
+    for (const gjk::Aabb& probe : c.probes) {
+      if (nearest) {
+        sink += static_cast<size_t>(tree.nearest(probe, std::numeric_limits<double>::infinity(),
+                                                 [](int, double gap) { return gap; }) *
+                                    1e3);
+      } else {
+        tree.query(probe, [&](int id) {
+          sink += static_cast<size_t>(id);
+          return true;
+        });
+      }
+    }
+  }
+  benchmark::DoNotOptimize(sink);
+  state.counters["height"] = tree.height();
+  set_per_query_counters(state, c.probes.size());
+}
+
+void time_tree_insert(benchmark::State& state, int n) {
+  const TreeCase& c = tree_case(n);
+  gjk::AabbTree tree;
+  for (auto _ : state) {
+    tree.clear();
+    tree.reserve(n);
+    for (const auto& [box, id] : c.boxes) tree.insert(box, id);
+    benchmark::DoNotOptimize(tree.height());
+  }
+  set_per_query_counters(state, c.boxes.size());
+}
+
+void register_tree_rows() {
+  for (const int n : {1000, 10000, 100000}) {
+    const std::string prefix = "world/tree/" + std::to_string(n) + "/";
+    benchmark::RegisterBenchmark((prefix + "insert").c_str(),
+                                 [n](benchmark::State& state) { time_tree_insert(state, n); });
+    for (const auto& [order_name, order] :
+         {std::pair{"built", TreeOrder::Built}, std::pair{"random", TreeOrder::Random},
+          std::pair{"sorted", TreeOrder::Sorted}, std::pair{"moved", TreeOrder::Moved}})
+      for (const bool nearest : {false, true})
+        benchmark::RegisterBenchmark(
+            (prefix + order_name + (nearest ? "/nearest" : "/overlap")).c_str(),
+            [n, order = order, nearest](benchmark::State& state) {
+              time_tree_query(state, n, order, nearest);
+            });
+  }
+}
+
 }  // namespace
 
 /// Rows `prefix/N/name` for N in 4 to 10,000 boxes, each calling time(state, N, run).
@@ -801,6 +958,7 @@ void register_edit_rows(const std::string& prefix,
 }
 
 void register_world() {
+  register_tree_rows();
   register_edit_rows<EditRun>("world/edit",
                               {{"add+remove", EditRun::Edit},
                                {"add+validity+remove", EditRun::Cycle},
@@ -808,6 +966,11 @@ void register_world() {
                                {"fcl-add+remove", EditRun::FclEdit},
                                {"fcl-add+validity+remove", EditRun::FclCycle}},
                               &time_edit);
+  register_edit_rows<GraspRun>(
+      "world/grasp",
+      {{"grasp+release", GraspRun::GraspRelease},
+       {"grasp+new-context+validity+release", GraspRun::Cycle}},
+      &time_grasp);
   register_edit_rows<MoveRun>("world/move",
                               {{"move_obstacle", MoveRun::Move},
                                {"move+validity", MoveRun::Cycle},

@@ -161,22 +161,75 @@ int AabbTree::build_range(std::vector<std::pair<Aabb, int>>& boxes, size_t begin
   return n;
 }
 
-void AabbTree::refit_upwards(int node) {
-  for (int n = node; n >= 0; n = nodes_[static_cast<size_t>(n)].parent) {
-    Node& x = nodes_[static_cast<size_t>(n)];
-    const Aabb box =
-        nodes_[static_cast<size_t>(x.left)].box.merged(nodes_[static_cast<size_t>(x.right)].box);
-    const int height = 1 + std::max(subtree_height(x.left), subtree_height(x.right));
-    // A node whose box and height come out as they were leaves every ancestor as it was (each is
-    // a function of its children alone): an insertion inside an existing region stops a few
-    // levels up instead of at the root (FCL's and Box2D's trees stop likewise).
-    if (height == x.id && box.min() == x.box.min() && box.max() == x.box.max()) return;
-    x.box = box;
-    x.id = height;
+void AabbTree::refit(int node) {
+  Node& n = nodes_[static_cast<size_t>(node)];
+  n.box = nodes_[static_cast<size_t>(n.left)].box.merged(nodes_[static_cast<size_t>(n.right)].box);
+  n.id = 1 + std::max(subtree_height(n.left), subtree_height(n.right));
+}
+
+void AabbTree::rotate(int node) {
+  Node& a = nodes_[static_cast<size_t>(node)];
+  // A tree rotation (Kopta et al., "Fast, effective BVH updates for animated scenes", 2012; Box2D
+  // v3's b2RotateNodes): swap one child of this node with a grandchild on the other side when
+  // that shrinks the inner child's box. This node's box is unchanged (same leaves below), so
+  // the walk up is as before; the insertion's area-greedy placement is corrected where later
+  // insertions made it poor, which an area-blind AVL rotation does not do (measured: its
+  // queries on a tree of 10,000 random insertions were 5x slower than without rotations).
+  int best_child = -1, best_grandchild = -1;
+  double best_saving = 0.0;
+  for (const int side : {0, 1}) {
+    const int inner = side == 0 ? a.right : a.left;
+    const int other = side == 0 ? a.left : a.right;
+    const Node& in = nodes_[static_cast<size_t>(inner)];
+    if (in.left < 0) continue;
+    const double inner_area = area(in.box);
+    const Aabb& other_box = nodes_[static_cast<size_t>(other)].box;
+    // Swapping `other` with one grandchild leaves the inner node holding `other` and the
+    // remaining grandchild.
+    for (const int g : {in.left, in.right}) {
+      const int remaining = g == in.left ? in.right : in.left;
+      const double saving =
+          inner_area - area(other_box.merged(nodes_[static_cast<size_t>(remaining)].box));
+      if (saving > best_saving) {
+        best_saving = saving;
+        best_child = other;
+        best_grandchild = g;
+      }
+    }
+  }
+  if (best_child < 0) return;
+  const int inner = a.left == best_child ? a.right : a.left;
+  Node& in = nodes_[static_cast<size_t>(inner)];
+  (a.left == best_child ? a.left : a.right) = best_grandchild;
+  (in.left == best_grandchild ? in.left : in.right) = best_child;
+  nodes_[static_cast<size_t>(best_grandchild)].parent = node;
+  nodes_[static_cast<size_t>(best_child)].parent = inner;
+  refit(inner);
+  a.id = 1 + std::max(subtree_height(a.left), subtree_height(a.right));
+}
+
+void AabbTree::refit_upwards(int node, bool rotate_nodes) {
+  for (int n = node; n >= 0;) {
+    const Node& before = nodes_[static_cast<size_t>(n)];
+    const Aabb old_box = before.box;
+    const int old_height = before.id;
+    refit(n);
+    if (rotate_nodes) rotate(n);
+    const Node& x = nodes_[static_cast<size_t>(n)];
+    // A subtree whose box and height come out as they were leaves every ancestor as it was
+    // (each is a function of its children alone; a rotation keeps the subtree's leaves, so its
+    // box): an insertion inside an existing region stops a few levels up instead of at the root
+    // (FCL's and Box2D's trees stop likewise).
+    if (x.id == old_height && x.box.min() == old_box.min() && x.box.max() == old_box.max()) return;
+    n = x.parent;
   }
 }
 
 int AabbTree::insert(const Aabb& box, int id) {
+  return insert_leaf(box, id, true);
+}
+
+int AabbTree::insert_leaf(const Aabb& box, int id, bool rotate_nodes) {
   const int leaf = allocate();
   nodes_[static_cast<size_t>(leaf)].box = box;
   nodes_[static_cast<size_t>(leaf)].id = id;
@@ -219,8 +272,11 @@ int AabbTree::insert(const Aabb& box, int id) {
   } else {
     Node& op = nodes_[static_cast<size_t>(old_parent)];
     (op.left == sibling ? op.left : op.right) = parent;
-    refit_upwards(old_parent);
   }
+  // The new node first: when the descent stopped above the leaves, it pairs a subtree with a
+  // leaf and is out of balance. Its ancestors then grow from their old boxes.
+  if (rotate_nodes) rotate(parent);
+  refit_upwards(old_parent, rotate_nodes);
   return leaf;
 }
 
@@ -242,7 +298,7 @@ void AabbTree::remove(int leaf) {
   } else {
     Node& g = nodes_[static_cast<size_t>(grand)];
     (g.left == parent ? g.left : g.right) = sibling;
-    refit_upwards(grand);
+    refit_upwards(grand, false);
   }
   release(parent);
   release(leaf);
@@ -252,7 +308,7 @@ int AabbTree::move(int leaf, const Aabb& box) {
   if (!is_leaf(leaf)) return -1;
   const int id = nodes_[static_cast<size_t>(leaf)].id;
   remove(leaf);
-  return insert(box, id);
+  return insert_leaf(box, id, false);
 }
 
 bool AabbTree::relabel(int leaf, int id) {

@@ -713,21 +713,27 @@ TEST(NameIndex, AnswersAsAMultimapThroughEveryEdit) {
 // Obstacles added one at a time in the worst order for an insertion that does not rotate
 // (along a line, each beyond the last) keep the tree within twice a balanced tree's depth, and
 // its queries exact.
+// Two orders of boxes added one at a time: along a line (the tree's rotations keep it shallow)
+// and nested, each box holding the earlier ones (a chain no rotation shortens: the world's depth
+// check rebuilds it).
 TEST(EditObstacles, ObstaclesAddedOneByOneKeepTheTreeShallow) {
-  CollisionWorld world(panda());
-  for (int i = 0; i < 3000; ++i) {
-    Obstacle o;
-    o.name = "b" + std::to_string(i);
-    o.shape = Box{Vec3(0.004, 0.004, 0.004)};
-    o.pose.translation() = Vec3(-1.5 + 0.001 * i, 0.5, 0.5);
-    world.add_obstacle(o);
-    const int balanced = static_cast<int>(std::ceil(std::log2(std::max(2, i + 1))));
-    ASSERT_LE(world.obstacle_tree().height(), 2 * balanced + 8) << i;
-  }
-  for (int probe = 0; probe < 30; ++probe) {
-    const double x = -1.5 + 0.1 * probe;
-    expect_tree_matches_boxes(world, Aabb(Vec3(x, 0.49, 0.49), Vec3(x + 0.05, 0.51, 0.51)),
-                              "probe " + std::to_string(probe));
+  for (const bool nested : {false, true}) {
+    CollisionWorld world(panda());
+    for (int i = 0; i < 3000; ++i) {
+      Obstacle o;
+      o.name = "b" + std::to_string(i);
+      const double half = nested ? 0.004 + 0.001 * i : 0.004;
+      o.shape = Box{Vec3(half, half, half)};
+      o.pose.translation() = nested ? Vec3(-1.5, 0.5, 0.5) : Vec3(-1.5 + 0.001 * i, 0.5, 0.5);
+      world.add_obstacle(o);
+      const int balanced = static_cast<int>(std::ceil(std::log2(std::max(2, i + 1))));
+      ASSERT_LE(world.obstacle_tree().height(), 2 * balanced + 8) << nested << " " << i;
+    }
+    for (int probe = 0; probe < 30; ++probe) {
+      const double x = -1.5 + 0.1 * probe;
+      expect_tree_matches_boxes(world, Aabb(Vec3(x, 0.49, 0.49), Vec3(x + 0.05, 0.51, 0.51)),
+                                "probe " + std::to_string(probe) + (nested ? " nested" : ""));
+    }
   }
 }
 

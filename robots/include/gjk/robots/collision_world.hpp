@@ -125,8 +125,8 @@ class CollisionWorld {
   /// The balanced broadphase over obstacle_boxes_, and obstacle_leaf_.
   void build_tree();
   /// Rebuilds the tree when boxes placed one at a time made it much deeper than a balanced
-  /// tree (insertion does not rotate; a deep tree slows every query and, past 64 levels,
-  /// allocates).
+  /// tree (insertion's rotations keep most orders shallow, but not boxes that each hold the
+  /// earlier ones; a deep tree slows every query and, past 64 levels, allocates).
   void keep_tree_shallow();
   /// Adds obstacle i's name and object to obstacle_names_ and appends their hashes to
   /// obstacle_name_hashes_ (i is the next index: every caller indexes a new last obstacle).
