@@ -966,11 +966,10 @@ void register_world() {
                                {"fcl-add+remove", EditRun::FclEdit},
                                {"fcl-add+validity+remove", EditRun::FclCycle}},
                               &time_edit);
-  register_edit_rows<GraspRun>(
-      "world/grasp",
-      {{"grasp+release", GraspRun::GraspRelease},
-       {"grasp+new-context+validity+release", GraspRun::Cycle}},
-      &time_grasp);
+  register_edit_rows<GraspRun>("world/grasp",
+                               {{"grasp+release", GraspRun::GraspRelease},
+                                {"grasp+new-context+validity+release", GraspRun::Cycle}},
+                               &time_grasp);
   register_edit_rows<MoveRun>("world/move",
                               {{"move_obstacle", MoveRun::Move},
                                {"move+validity", MoveRun::Cycle},
