@@ -17,8 +17,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
-#include <set>
 #include <sstream>
 #include <system_error>
 #include <unordered_map>
@@ -596,65 +596,79 @@ void AttachedObject::add_mesh(std::shared_ptr<const TriangleMesh> mesh, const Po
 
 RobotModel RobotModel::with_attached(const std::vector<AttachedObject>& objects) const {
   RobotModel out = *this;
-  std::set<std::string> names;
-  for (const CollisionShape& c : collisions_)
-    if (!c.attached_object.empty()) names.insert(c.attached_object);
-  for (const AttachedObject& object : objects) {
-    const std::string what = "attached object '" + object.name + "'";
-    if (object.name.empty()) throw ModelError("an attached object has no name");
-    if (!names.insert(object.name).second) throw ModelError(what + ": the name is already used");
-    if (object.shapes.empty()) throw ModelError(what + ": no shapes");
-    if (object.shapes.size() != object.poses.size())
-      throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
-                       std::to_string(object.poses.size()) + " poses");
-    const auto known = [&](const std::string& link, const char* field) {
-      for (const Link& l : links_)
-        if (l.name == link) return;
-      throw ModelError(what + ": " + field + " '" + link + "' is not a link of robot '" + name_ +
-                       "'");
-    };
-    known(object.link, "link");
-    for (const std::string& touch : object.touch_links) known(touch, "touch link");
-    if (!object.meshes.empty() && object.meshes.size() != object.shapes.size())
-      throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
-                       std::to_string(object.meshes.size()) +
-                       " mesh entries (give none, or one per piece)");
-    for (size_t k = 0; k < object.shapes.size(); ++k) {
-      try {
-        validate(object.shapes[k]);
-      } catch (const std::invalid_argument& e) {
-        throw ModelError(what + ": shape " + std::to_string(k) + ": " + e.what());
-      }
-      if (!object.poses[k].matrix().allFinite())
-        throw ModelError(what + ": pose " + std::to_string(k) + " is not finite");
-      CollisionShape c;
-      c.link = link_index(object.link);
-      c.shape = object.shapes[k];
-      c.origin = object.poses[k];
-      c.description = "attached " + object.name + " (" + shape_name(object.shapes[k]) + ")";
-      if (object.is_mesh(k)) {
-        // The bound must hold, or boxes and early exits would skip real contacts: a cheap check
-        // of the mesh's box against the shape's box (catches a placeholder shape).
-        const Aabb mesh_box = object.meshes[k]->local_bounds();
-        const Aabb shape_box = bounding_box(object.shapes[k], Pose::Identity());
-        const double slack = 1e-9 * std::max(1.0, shape_box.diagonal().norm());
-        if (!((mesh_box.min().array() >= shape_box.min().array() - slack).all() &&
-              (mesh_box.max().array() <= shape_box.max().array() + slack).all()))
-          throw ModelError(what + ": shape " + std::to_string(k) +
-                           " does not enclose its mesh (use AttachedObject::add_mesh, which "
-                           "stores the mesh's hull)");
-        c.mesh = object.meshes[k];
-        c.description = "attached " + object.name + " (mesh, " +
-                        std::to_string(object.meshes[k]->triangles().size()) + " triangles)";
-      }
-      c.attached_object = object.name;
-      for (const std::string& touch : object.touch_links)
-        c.touch_links.push_back(link_index(touch));
-      out.collisions_.push_back(std::move(c));
-    }
-  }
-  note_identity_origins(out.collisions_);
+  for (const AttachedObject& object : objects) out.attach(object);
   return out;
+}
+
+void RobotModel::attach(const AttachedObject& object) {
+  const std::string what = "attached object '" + object.name + "'";
+  if (object.name.empty()) throw ModelError("an attached object has no name");
+  for (const CollisionShape& c : collisions_)
+    if (c.attached_object == object.name) throw ModelError(what + ": the name is already used");
+  if (object.shapes.empty()) throw ModelError(what + ": no shapes");
+  if (object.shapes.size() != object.poses.size())
+    throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
+                     std::to_string(object.poses.size()) + " poses");
+  const auto known = [&](const std::string& link, const char* field) {
+    for (const Link& l : links_)
+      if (l.name == link) return;
+    throw ModelError(what + ": " + field + " '" + link + "' is not a link of robot '" + name_ +
+                     "'");
+  };
+  known(object.link, "link");
+  for (const std::string& touch : object.touch_links) known(touch, "touch link");
+  if (!object.meshes.empty() && object.meshes.size() != object.shapes.size())
+    throw ModelError(what + ": " + std::to_string(object.shapes.size()) + " shapes but " +
+                     std::to_string(object.meshes.size()) +
+                     " mesh entries (give none, or one per piece)");
+  // Built aside and appended at the end, so that a throw leaves the model as it was.
+  std::vector<CollisionShape> pieces;
+  pieces.reserve(object.shapes.size());
+  for (size_t k = 0; k < object.shapes.size(); ++k) {
+    try {
+      validate(object.shapes[k]);
+    } catch (const std::invalid_argument& e) {
+      throw ModelError(what + ": shape " + std::to_string(k) + ": " + e.what());
+    }
+    if (!object.poses[k].matrix().allFinite())
+      throw ModelError(what + ": pose " + std::to_string(k) + " is not finite");
+    CollisionShape c;
+    c.link = link_index(object.link);
+    c.shape = object.shapes[k];
+    c.origin = object.poses[k];
+    c.description = "attached " + object.name + " (" + shape_name(object.shapes[k]) + ")";
+    if (object.is_mesh(k)) {
+      // The bound must hold, or boxes and early exits would skip real contacts: a cheap check
+      // of the mesh's box against the shape's box (catches a placeholder shape).
+      const Aabb mesh_box = object.meshes[k]->local_bounds();
+      const Aabb shape_box = bounding_box(object.shapes[k], Pose::Identity());
+      const double slack = 1e-9 * std::max(1.0, shape_box.diagonal().norm());
+      if (!((mesh_box.min().array() >= shape_box.min().array() - slack).all() &&
+            (mesh_box.max().array() <= shape_box.max().array() + slack).all()))
+        throw ModelError(what + ": shape " + std::to_string(k) +
+                         " does not enclose its mesh (use AttachedObject::add_mesh, which "
+                         "stores the mesh's hull)");
+      c.mesh = object.meshes[k];
+      c.description = "attached " + object.name + " (mesh, " +
+                      std::to_string(object.meshes[k]->triangles().size()) + " triangles)";
+    }
+    c.attached_object = object.name;
+    for (const std::string& touch : object.touch_links) c.touch_links.push_back(link_index(touch));
+    pieces.push_back(std::move(c));
+  }
+  note_identity_origins(pieces);
+  collisions_.reserve(collisions_.size() + pieces.size());
+  std::move(pieces.begin(), pieces.end(), std::back_inserter(collisions_));
+}
+
+int RobotModel::detach(const std::string& object) {
+  if (object.empty()) return 0;  // the URDF's own shapes have no object name
+  const auto kept =
+      std::remove_if(collisions_.begin(), collisions_.end(),
+                     [&](const CollisionShape& c) { return c.attached_object == object; });
+  const auto removed = static_cast<int>(collisions_.end() - kept);
+  collisions_.erase(kept, collisions_.end());
+  return removed;
 }
 
 int RobotModel::link_index(const std::string& link_name) const {

@@ -606,6 +606,143 @@ TEST(EditObstacles, ContextsSurviveAddsRemovesAndMovesAndAnswerAsAFreshWorld) {
   }
 }
 
+// Grasps, releases and new matrices edit the world in place (the robot's new shapes looked up,
+// the rest kept): after each of 60 random edits among them (attach a new object of one or two
+// pieces, attach an obstacle, detach, a new matrix, add and remove obstacles between), the world
+// has the same robot shapes, self pairs and checked pairs as a world built afresh from its
+// scene and matrix, a new context matches brute force over every pair, and both worlds' contexts
+// list the same pairs at the same distances. A refused edit changes nothing.
+TEST(EditRobot, GraspsReleasesAndMatricesInPlaceAnswerAsAFreshWorld) {
+  std::mt19937 rng(53);
+  const RobotModel robot = panda();
+  const Srdf srdf = load_srdf(kShared + "/panda/panda.srdf", robot);
+  const std::vector<std::string> touch{"panda_leftfinger", "panda_rightfinger"};
+  for (const int count : {3, 150}) {
+    AllowedCollisionMatrix acm = acm_from_srdf(robot, srdf);
+    acm.set_allowed("panda_link3", "o1", true);
+    acm.set_allowed("held0", "panda_link5", true);  // objects attached later
+    for (int k = 0; k < 6; ++k)
+      acm.set_allowed("held" + std::to_string(k), "o" + std::to_string(k), true);
+    CollisionWorld world(robot, random_obstacles(rng, count, 0.3), acm);
+    int held = 0, attached = 0, detached = 0, matrices = 0, colliding = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+      Eigen::VectorXd q = random_q(robot, rng);
+      const int op = std::uniform_int_distribution<int>(0, 7)(rng);
+      std::string what = std::to_string(count) + " obstacles first, trial " +
+                         std::to_string(trial) + ", op " + std::to_string(op);
+      Workspace ws(robot);
+      forward_kinematics(robot, q, ws);
+      const Pose hand = ws.link_poses[static_cast<size_t>(robot.link_index("panda_hand"))];
+      if (op <= 1) {  // a new object in the hand, of one or two pieces
+        AttachedObject part;
+        part.name = "held" + std::to_string(held++);
+        part.link = "panda_hand";
+        part.touch_links = touch;
+        for (int piece = 0; piece <= op; ++piece)
+          part.add_shape(Box{Vec3(0.02, 0.015, 0.03 + 0.01 * piece)},
+                         Pose(Eigen::Translation3d(0.01 * piece, 0, 0.1 + 0.03 * piece)));
+        world.attach(part);
+        ++attached;
+      } else if (op == 2 && !world.obstacles().empty()) {  // an obstacle, by its object's name
+        const Obstacle& o = world.obstacles()[std::uniform_int_distribution<size_t>(
+            0, world.obstacles().size() - 1)(rng)];
+        const std::string name = o.object;
+        world.attach_obstacle(name, "panda_link7", q, {});
+        for (const Obstacle& left : world.obstacles()) ASSERT_NE(left.object, name) << what;
+        ++attached;
+      } else if ((op == 3 || op == 6) && !world.attached().empty()) {
+        const std::string name = world
+                                     .attached()[std::uniform_int_distribution<size_t>(
+                                         0, world.attached().size() - 1)(rng)]
+                                     .name;
+        world.detach(name, q);
+        ++detached;
+      } else if (op == 4) {  // a new matrix: some link-obstacle and link-object entries flipped
+        AllowedCollisionMatrix next = world.allowed_collisions();
+        for (int k = 0; k < 4; ++k) {
+          const std::string link =
+              robot.links()[std::uniform_int_distribution<size_t>(0, robot.links().size() - 1)(rng)]
+                  .name;
+          const std::string other =
+              k % 2 == 0 || world.attached().empty()
+                  ? "o" + std::to_string(std::uniform_int_distribution<int>(0, 20)(rng))
+                  : world.attached()[0].name;
+          next.set_allowed(link, other, !next.allowed(link, other));
+        }
+        world.set_allowed_collisions(next);
+        ++matrices;
+      } else if (op == 5) {  // an obstacle next to the hand
+        Obstacle o = random_obstacles(rng, 1, 0.1).obstacles[0];
+        o.name = "near" + std::to_string(trial);
+        o.object.clear();
+        o.pose = random_pose(rng, hand.translation(), 0.15);
+        world.add_obstacle(o);
+      } else if (!world.obstacles().empty()) {
+        world.remove_obstacle(world.obstacles()[0].name);
+      }
+      // Refused edits change nothing (the same layout, the same rows).
+      const std::uint64_t stamp = world.layout_stamp();
+      if (!world.attached().empty()) {
+        AttachedObject again;
+        again.name = world.attached()[0].name;  // taken
+        again.link = "panda_hand";
+        again.add_shape(Sphere{0.01}, Pose::Identity());
+        EXPECT_THROW(world.attach(again), ModelError) << what;
+      }
+      AttachedObject bad_link;
+      bad_link.name = "nowhere";
+      bad_link.link = "no_such_link";
+      bad_link.add_shape(Sphere{0.01}, Pose::Identity());
+      EXPECT_THROW(world.attach(bad_link), ModelError) << what;
+      EXPECT_THROW(world.attach_obstacle("no_such_obstacle", "panda_hand", q, {}),
+                   std::invalid_argument)
+          << what;
+      ASSERT_EQ(world.layout_stamp(), stamp) << what;
+
+      const CollisionWorld fresh(world.robot(), world.scene(), world.allowed_collisions());
+      const auto& mine = world.model().collision_shapes();
+      const auto& theirs = fresh.model().collision_shapes();
+      ASSERT_EQ(mine.size(), theirs.size()) << what;
+      for (size_t s = 0; s < mine.size(); ++s) {
+        ASSERT_EQ(mine[s].link, theirs[s].link) << what;
+        ASSERT_EQ(mine[s].attached_object, theirs[s].attached_object) << what;
+        ASSERT_EQ(mine[s].description, theirs[s].description) << what;
+        ASSERT_EQ(mine[s].touch_links, theirs[s].touch_links) << what;
+        ASSERT_TRUE(mine[s].origin.isApprox(theirs[s].origin, 0.0)) << what;
+        ASSERT_EQ(mine[s].origin_is_identity, theirs[s].origin_is_identity) << what;
+      }
+      ASSERT_EQ(world.self_pairs(), fresh.self_pairs()) << what;
+      ASSERT_TRUE(std::is_sorted(world.self_pairs().begin(), world.self_pairs().end())) << what;
+      ASSERT_EQ(world.obstacle_tree().size(), static_cast<int>(world.obstacles().size())) << what;
+      for (size_t o = 0; o < world.obstacles().size(); ++o) {
+        const Obstacle& x = world.obstacles()[o];
+        ASSERT_TRUE(world.obstacle_boxes()[o].isApprox(bounding_box(x.shape, x.pose), 0.0)) << what;
+      }
+      expect_random_probes_match(world, rng, 0.4, what);
+      WorldContext ctx(world);
+      ctx.update(q);
+      // The brute force, the fresh world's checked pairs and its context's lists.
+      ASSERT_NO_FATAL_FAILURE(check_edited_context(world, ctx, q, what, colliding));
+      // Self pairs too: the same list, pair by pair.
+      WorldContext fresh_ctx(fresh);
+      fresh_ctx.update(q);
+      std::vector<ClosestPair> listed, fresh_listed;
+      ctx.distances(0.3, true, false, {}, listed);
+      fresh_ctx.distances(0.3, true, false, {}, fresh_listed);
+      ASSERT_EQ(listed.size(), fresh_listed.size()) << what;
+      for (size_t i = 0; i < listed.size(); ++i) {
+        ASSERT_EQ(listed[i].pair.shape, fresh_listed[i].pair.shape) << what;
+        ASSERT_EQ(listed[i].pair.obstacle, fresh_listed[i].pair.obstacle) << what;
+        ASSERT_NEAR(listed[i].pair.distance, fresh_listed[i].pair.distance, 1e-12) << what;
+      }
+    }
+    EXPECT_GT(attached, 8) << count;
+    EXPECT_GT(detached, 6) << count;
+    EXPECT_GT(matrices, 3) << count;
+    EXPECT_GT(colliding, 0) << count;
+  }
+}
+
 // A scene with a name used twice is refused whole; pieces of one object share the object's
 // name but not their own, and an added obstacle may not take a name either way.
 TEST(CollisionWorld, DuplicateObstacleNamesAreRefusedAndObjectNamesMayRepeat) {

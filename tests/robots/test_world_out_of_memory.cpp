@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <functional>
 #include <new>
 #include <random>
 #include <string>
@@ -118,6 +119,90 @@ TEST(WorldOutOfMemory, AFailedAddLeavesTheWorldAsItWas) {
   EXPECT_EQ(edited.closest_obstacle, built.closest_obstacle);
   world.remove_obstacle("mentioned");
   EXPECT_EQ(world.obstacles().size(), 30u);
+}
+
+// The robot-side edits, each with every allocation it makes failing in turn: attaching a new
+// object (named by the matrix, so its obstacle rows are looked up), attaching an obstacle,
+// detaching (its pieces come back as obstacles) and a new matrix. After each failure the world
+// has the same obstacles, robot shapes, self pairs, checked pairs and layout, and answers as
+// before.
+TEST(WorldOutOfMemory, AFailedGraspReleaseOrMatrixLeavesTheWorldAsItWas) {
+  const RobotModel robot =
+      RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
+  acm.set_allowed("part", "box1", true);
+  acm.set_allowed("held", "box2", true);
+  acm.set_allowed("panda_link2", "held", true);
+  Scene scene;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> pos(-0.8, 0.8);
+  for (int k = 0; k < 12; ++k)
+    scene.obstacles.push_back(box_obstacle("box" + std::to_string(k), "box" + std::to_string(k),
+                                           Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng))));
+  CollisionWorld world(robot, scene, acm);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
+  q[3] = -1.5;
+  q[5] = 1.5;
+  const auto layout = [&] {
+    std::vector<std::string> out;
+    for (const CollisionShape& c : world.model().collision_shapes())
+      out.push_back(c.description + "@" + std::to_string(c.link));
+    for (const auto& [a, b] : world.self_pairs())
+      out.push_back(std::to_string(a) + "-" + std::to_string(b));
+    std::string rows;
+    for (size_t o = 0; o < world.obstacles().size(); ++o)
+      for (size_t s = 0; s < world.model().collision_shapes().size(); ++s)
+        rows += world.checked(static_cast<int>(s), static_cast<int>(o)) ? '1' : '0';
+    out.push_back(rows);
+    out.push_back(std::to_string(world.layout_stamp()));
+    out.push_back(std::to_string(world.attached().size()));
+    return out;
+  };
+  AttachedObject held;
+  held.name = "held";
+  held.link = "panda_hand";
+  held.touch_links = {"panda_leftfinger", "panda_rightfinger"};
+  held.add_shape(Box{Vec3(0.02, 0.02, 0.05)}, Pose(Eigen::Translation3d(0, 0, 0.1)));
+  held.add_shape(Sphere{0.03}, Pose(Eigen::Translation3d(0, 0, 0.16)));
+  AllowedCollisionMatrix other = acm;
+  other.set_allowed("panda_link4", "box3", true);
+  other.set_allowed("panda_link1", "panda_link5", true);
+  const std::vector<std::pair<std::string, std::function<void()>>> edits = {
+      {"attach", [&] { world.attach(held); }},
+      {"attach_obstacle", [&] { world.attach_obstacle("box1", "panda_hand", q); }},
+      {"set_allowed_collisions", [&] { world.set_allowed_collisions(other); }},
+      {"detach held", [&] { world.detach("held", q); }},
+      {"detach box1", [&] { world.detach("box1", q); }},
+      {"set_allowed_collisions back", [&] { world.set_allowed_collisions(acm); }},
+  };
+  int failures = 0;
+  for (const auto& [what, edit] : edits) {
+    const Snapshot before = take(world, q);
+    const std::vector<std::string> before_layout = layout();
+    for (long fail_at = 0;; ++fail_at) {
+      g_allocations_left = fail_at;
+      try {
+        edit();
+        g_allocations_left = -1;
+        break;
+      } catch (const std::bad_alloc&) {
+        g_allocations_left = -1;
+        ++failures;
+        const std::string where = what + " failing at allocation " + std::to_string(fail_at);
+        expect_same(take(world, q), before, where);
+        ASSERT_EQ(layout(), before_layout) << where;
+      }
+      ASSERT_LT(fail_at, 1000) << what << " never succeeded";
+    }
+    EXPECT_NE(layout(), before_layout) << what;
+  }
+  EXPECT_GT(failures, 30);
+  // After the failed attempts and the edits, the world answers as one built afresh.
+  const CollisionWorld fresh(robot, world.scene(), world.allowed_collisions());
+  const Snapshot edited = take(world, q), built = take(fresh, q);
+  EXPECT_EQ(edited.names, built.names);
+  EXPECT_EQ(edited.closest, built.closest);
+  EXPECT_EQ(world.self_pairs(), fresh.self_pairs());
 }
 
 }  // namespace

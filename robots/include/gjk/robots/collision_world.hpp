@@ -9,9 +9,10 @@
 // kinematics, warm starts and boxes. Obstacles are added, removed and moved in place: their
 // leaves of the broadphase, their rows of the pair lists and their names change, nothing else,
 // and contexts stay valid (a cell whose objects come, go and move while the robot runs). Edits that
-// change the robot's shapes or the matrix (objects attached or detached, a new matrix) rebuild
-// the pair lists and the broadphase and retire every context. Moving the robot's base changes
-// neither.
+// change the robot's shapes or the matrix (objects attached or detached, a new matrix) are in
+// place too: the robot's new shapes are looked up in the matrix, every other verdict and the
+// broadphase stay (a new matrix looks every pair up again). They retire every context, whose
+// per-shape state no longer fits. Moving the robot's base changes neither.
 #pragma once
 
 #include "gjk/broadphase.hpp"
@@ -70,7 +71,8 @@ class CollisionWorld {
   /// valid (their next update() uses the new pose).
   void set_base_pose(const Pose& pose);
 
-  /// Replaces the allowed-collision matrix.
+  /// Replaces the allowed-collision matrix: every pair's verdict is looked up again, O(pairs);
+  /// the shapes, boxes, names and broadphase stay. Retires the contexts.
   void set_allowed_collisions(AllowedCollisionMatrix allowed);
   /// Adds an obstacle as the last index; throws std::invalid_argument (and changes nothing)
   /// when its name is already used, it is an attached object's name or its pose is not finite.
@@ -87,14 +89,21 @@ class CollisionWorld {
   /// the broadphase, O(log N) per obstacle; contexts stay valid and keep their warm starts (the
   /// moved pairs' last simplices are good starts for a small move).
   void move_obstacle(const std::string& name, const Pose& pose);
-  /// Attaches an object to a link (RobotModel::with_attached's checks; throws ModelError).
+  /// Attaches an object to a link (RobotModel::attach's checks, and its name must not be an
+  /// obstacle's object; throws ModelError and changes nothing). Its shapes come after the
+  /// robot's; only their pairs are looked up in the matrix: O(shapes x (shapes + N)) with no
+  /// string lookup for obstacles the matrix does not name. Retires the contexts.
   void attach(AttachedObject object);
   /// Moves the obstacle(s) `name` (convex, convex pieces or an exact mesh) from the world onto
-  /// `link`, keeping their world pose at configuration q (a grasp). Throws for an unknown name or
-  /// an occupancy map / point cloud.
+  /// `link`, keeping their world pose at configuration q (a grasp); the pieces keep the order
+  /// of their indices. Throws for an unknown name or an occupancy map / point cloud (changing
+  /// nothing). The obstacles leave as remove_obstacle() removes them (swap and pop).
   void attach_obstacle(const std::string& name, const std::string& link, const Eigen::VectorXd& q,
                        std::vector<std::string> touch_links = {});
-  /// Puts an attached object back into the world as obstacles, at its pose for configuration q.
+  /// Puts an attached object back into the world as obstacles, at its pose for configuration
+  /// q: named as the object when it has one piece, NAME#K otherwise, added as add_obstacle()
+  /// adds them. Throws std::invalid_argument (changing nothing) when no object has this name
+  /// or a piece's name is an obstacle's. Retires the contexts.
   void detach(const std::string& name, const Eigen::VectorXd& q);
 
   /// Robot shape pairs checked for self-collision (not allowed by the matrix).
@@ -118,6 +127,27 @@ class CollisionWorld {
  private:
   friend class WorldContext;
   void rebuild();
+  /// Removes obstacle `hole`, whose index the last obstacle takes (allocates nothing).
+  void remove_obstacle_at(size_t hole);
+  /// add_obstacle() after its checks (detach() adds pieces named after an attached object).
+  void add_obstacle_in_place(Obstacle obstacle);
+  /// attach() after its name check (attach_obstacle's object takes its obstacles' name).
+  void attach_in_place(AttachedObject object);
+  /// Whether robot shapes i < k of model_ are a checked self pair.
+  bool self_pair_checked(size_t i, size_t k) const;
+  /// After the robot's shapes or the matrix changed: shape s of the new layout was shape
+  /// sources[s] (-1: a new shape, read from model_ at s). Kept shapes keep their boxes and,
+  /// unless the matrix changed, their verdicts (self pairs, obstacle rows); only the rest is
+  /// looked up. Obstacles' boxes, names and the tree are untouched. Retires the contexts. A
+  /// throw leaves the world as it was.
+  void refresh_robot_shapes(const std::vector<int>& sources, bool matrix_changed);
+  /// 0, 1, ..., count - 1.
+  static std::vector<int> identity_sources(size_t count);
+  /// Appends the obstacle's row of checked pairs, one entry per shape of `unmentioned` (the
+  /// matrix's lookups when it names the object, else `unmentioned`); a throw takes it back.
+  /// Returns whether the matrix names the object.
+  bool append_checked_row(const Obstacle& obstacle, const std::vector<std::uint8_t>& unmentioned,
+                          std::vector<std::uint8_t>& rows) const;
   /// Appends the obstacle's row of checked pairs (one matrix lookup per shape only when the
   /// matrix names its object), its shape and pose checks and its box; needs shape_count_ and
   /// unmentioned_checked_ of the current model.
@@ -180,6 +210,8 @@ class CollisionWorld {
   std::vector<std::uint8_t> shape_prechecked_;     ///< per shape: prechecked::shape_ok
   std::vector<std::uint8_t> obstacle_prechecked_;  ///< per obstacle: convex, shape and pose ok
   std::vector<std::uint8_t> obstacle_shape_ok_;    ///< per obstacle: convex and shape ok
+  /// Per obstacle: whether the matrix names its object (else its row is unmentioned_checked_).
+  std::vector<std::uint8_t> obstacle_mentioned_;
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm

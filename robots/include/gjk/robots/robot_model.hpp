@@ -161,6 +161,13 @@ class RobotModel {
   /// attached_object names the object). Throws ModelError for an unknown link or touch link, a
   /// duplicate name, or a piece count that differs from the pose count.
   RobotModel with_attached(const std::vector<AttachedObject>& objects) const;
+  /// Adds the object's shapes as collision shapes of its link, after the existing ones, in
+  /// place: with_attached() without the copy (the collision world's grasp). Same checks; when
+  /// it throws, the model is as it was.
+  void attach(const AttachedObject& object);
+  /// Removes the collision shapes of the attached object `object` (the others keep their
+  /// order); returns how many it removed, 0 when the model holds no such object.
+  int detach(const std::string& object);
 
   /// Index of the link named `name`; throws ModelError listing nothing else when absent.
   int link_index(const std::string& name) const;
