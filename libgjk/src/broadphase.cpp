@@ -205,7 +205,7 @@ void AabbTree::rotate(int node) {
   nodes_[static_cast<size_t>(best_grandchild)].parent = node;
   nodes_[static_cast<size_t>(best_child)].parent = inner;
   refit(inner);
-  a.id = 1 + std::max(subtree_height(a.left), subtree_height(a.right));
+  refit(node);  // the box stays; the height may change
 }
 
 void AabbTree::refit_upwards(int node, bool rotate_nodes) {

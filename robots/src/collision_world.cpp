@@ -19,6 +19,13 @@
 namespace gjk::robots {
 namespace {
 
+/// 0, 1, ..., count - 1: every shape kept where it was.
+std::vector<int> identity_sources(size_t count) {
+  std::vector<int> sources(count);
+  std::iota(sources.begin(), sources.end(), 0);
+  return sources;
+}
+
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// World box of an obstacle: the engine's tight box for convex shapes, the transformed local
@@ -142,15 +149,23 @@ void reserve_more(std::vector<T>& v, size_t extra) {
 
 void CollisionWorld::add_obstacle(Obstacle obstacle) {
   if (obstacle.object.empty()) obstacle.object = obstacle.name;
-  if (name_in_use(obstacle.name))
-    throw std::invalid_argument("add_obstacle: the name '" + obstacle.name + "' is already used");
-  for (const AttachedObject& a : scene_.attached)
-    if (a.name == obstacle.object)
-      throw std::invalid_argument("add_obstacle: '" + obstacle.object +
-                                  "' is the name of an attached object");
-  if (!obstacle.pose.matrix().allFinite())
-    throw std::invalid_argument("add_obstacle: the pose of '" + obstacle.name + "' is not finite");
+  check_new_obstacle(obstacle, "add_obstacle", true);
   add_obstacle_in_place(std::move(obstacle));
+}
+
+void CollisionWorld::check_new_obstacle(const Obstacle& obstacle, const char* edit,
+                                        bool refuse_attached_object) const {
+  if (name_in_use(obstacle.name))
+    throw std::invalid_argument(std::string(edit) + ": the name '" + obstacle.name +
+                                "' is already used");
+  if (refuse_attached_object)
+    for (const AttachedObject& a : scene_.attached)
+      if (a.name == obstacle.object)
+        throw std::invalid_argument(std::string(edit) + ": '" + obstacle.object +
+                                    "' is the name of an attached object");
+  if (!obstacle.pose.matrix().allFinite())
+    throw std::invalid_argument(std::string(edit) + ": the pose of '" + obstacle.name +
+                                "' is not finite");
 }
 
 void CollisionWorld::add_obstacle_in_place(Obstacle obstacle) {
@@ -183,6 +198,10 @@ void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
   const Aabb box = obstacle_box(obstacle);  // first: it throws on a bad shape
   obstacle_mentioned_.push_back(
       append_checked_row(obstacle, unmentioned_checked_, obstacle_checked_) ? 1 : 0);
+  append_obstacle_checks(obstacle, box);
+}
+
+void CollisionWorld::append_obstacle_checks(const Obstacle& obstacle, const Aabb& box) {
   obstacle_shape_ok_.push_back(obstacle_shape_ok(obstacle) ? 1 : 0);
   obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(obstacle.pose));
   obstacle_boxes_.push_back(box);
@@ -198,7 +217,7 @@ bool CollisionWorld::append_checked_row(const Obstacle& obstacle,
     const size_t row_start = rows.size();
     try {
       for (size_t s = 0; s < unmentioned.size(); ++s)
-        rows.push_back(allowed_.allowed(part_name(static_cast<int>(s)), obstacle.object) ? 0 : 1);
+        rows.push_back(obstacle_pair_checked(s, obstacle.object));
     } catch (...) {
       rows.resize(row_start);
       throw;
@@ -271,12 +290,6 @@ void CollisionWorld::move_obstacle(const std::string& name, const Pose& pose) {
     keep_tree_shallow();
   });
   if (!found) throw std::invalid_argument("move_obstacle: no obstacle named '" + name + "'");
-}
-
-std::vector<int> CollisionWorld::identity_sources(size_t count) {
-  std::vector<int> sources(count);
-  std::iota(sources.begin(), sources.end(), 0);
-  return sources;
 }
 
 void CollisionWorld::attach(AttachedObject object) {
@@ -360,10 +373,7 @@ void CollisionWorld::detach(const std::string& name, const Eigen::VectorXd& q) {
     else
       o.shape = it->shapes[k];
     o.pose = link_pose * it->poses[k];
-    if (name_in_use(o.name))
-      throw std::invalid_argument("detach: the obstacle name '" + o.name + "' is already used");
-    if (!o.pose.matrix().allFinite())
-      throw std::invalid_argument("detach: the pose of '" + o.name + "' is not finite");
+    check_new_obstacle(o, "detach", false);  // its object is the one detached
     pieces.push_back(std::move(o));
   }
   // In place, as attach: the pieces are added as obstacles, then the object's shapes leave the
@@ -406,16 +416,16 @@ void CollisionWorld::rebuild() {
   obstacle_shape_ok_.clear();
   obstacle_prechecked_.clear();
   obstacle_boxes_.clear();
-  for (const Obstacle& o : scene_.obstacles) {
-    obstacle_boxes_.push_back(obstacle_box(o));
-    obstacle_shape_ok_.push_back(obstacle_shape_ok(o) ? 1 : 0);
-    obstacle_prechecked_.push_back(obstacle_shape_ok_.back() && prechecked::pose_ok(o.pose));
-  }
+  for (const Obstacle& o : scene_.obstacles) append_obstacle_checks(o, obstacle_box(o));
   shape_count_ = 0;
   obstacle_checked_.clear();
   obstacle_mentioned_.clear();
   refresh_robot_shapes(std::vector<int>(model_.collision_shapes().size(), -1), true);
   build_tree();
+}
+
+std::uint8_t CollisionWorld::obstacle_pair_checked(size_t shape, const std::string& object) const {
+  return allowed_.allowed(part_name(static_cast<int>(shape)), object) ? 0 : 1;
 }
 
 bool CollisionWorld::self_pair_checked(size_t i, size_t k) const {
@@ -494,12 +504,9 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
       std::copy_n(from_row, unmoved, row);
       for (size_t s = unmoved; s < count; ++s) {
         const int from = sources[s];
-        row[s] =
-            from >= 0 ? from_row[from]
-            : obstacle_mentioned_[o]
-                ? (allowed_.allowed(part_name(static_cast<int>(s)), scene_.obstacles[o].object) ? 0
-                                                                                                : 1)
-                : unmentioned[s];
+        row[s] = from >= 0                ? from_row[from]
+                 : obstacle_mentioned_[o] ? obstacle_pair_checked(s, scene_.obstacles[o].object)
+                                          : unmentioned[s];
       }
     }
   }

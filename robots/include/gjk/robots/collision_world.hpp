@@ -131,8 +131,17 @@ class CollisionWorld {
   void remove_obstacle_at(size_t hole);
   /// add_obstacle() after its checks (detach() adds pieces named after an attached object).
   void add_obstacle_in_place(Obstacle obstacle);
+  /// Throws std::invalid_argument, naming `edit`, when a new obstacle's name is in use, its
+  /// object is an attached object's name (when `refuse_attached_object`) or its pose is not
+  /// finite.
+  void check_new_obstacle(const Obstacle& obstacle, const char* edit,
+                          bool refuse_attached_object) const;
+  /// Appends an obstacle's shape and pose checks and its box.
+  void append_obstacle_checks(const Obstacle& obstacle, const Aabb& box);
   /// attach() after its name check (attach_obstacle's object takes its obstacles' name).
   void attach_in_place(AttachedObject object);
+  /// 1 when the pair (robot shape, obstacle object) is checked by the matrix, else 0.
+  std::uint8_t obstacle_pair_checked(size_t shape, const std::string& object) const;
   /// Whether robot shapes i < k of model_ are a checked self pair.
   bool self_pair_checked(size_t i, size_t k) const;
   /// After the robot's shapes or the matrix changed: shape s of the new layout was shape
@@ -141,8 +150,6 @@ class CollisionWorld {
   /// looked up. Obstacles' boxes, names and the tree are untouched. Retires the contexts. A
   /// throw leaves the world as it was.
   void refresh_robot_shapes(const std::vector<int>& sources, bool matrix_changed);
-  /// 0, 1, ..., count - 1.
-  static std::vector<int> identity_sources(size_t count);
   /// Appends the obstacle's row of checked pairs, one entry per shape of `unmentioned` (the
   /// matrix's lookups when it names the object, else `unmentioned`); a throw takes it back.
   /// Returns whether the matrix names the object.
