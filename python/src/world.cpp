@@ -55,11 +55,11 @@ auto query(PyWorld& w, ContextSlot& s, const Eigen::VectorXd* q, F&& f) {
   return f(*s.context, static_cast<const rb::CollisionWorld&>(*w.world));
 }
 
-// Edits the world exclusively (waiting for running queries without holding the GIL). Adding,
-// removing and moving obstacles keep the contexts: obstacles are read at query time and the C++
-// contexts stay valid across those edits. The others retire them: attaching, detaching and a
-// new matrix change the robot's shapes or pairs, and the base pose is part of update(q), so
-// after set_base_pose a context's next query needs a q.
+// Edits the world exclusively (waiting for running queries without holding the GIL). The C++
+// contexts stay valid across every edit: obstacles are read at query time, and after attaching,
+// detaching or a new matrix a context follows the world's new shapes at its next call (placed at
+// its last configuration, warm starts kept). Only set_base_pose retires them: the base pose is
+// part of update(q), so a context's next query after it needs a q.
 enum class Retire : bool { No, Yes };
 template <class F>
 void edit(PyWorld& w, F&& f, Retire retire = Retire::Yes) {
@@ -414,9 +414,11 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
       .def(
           "set_allowed_collisions",
           [](PyWorld& w, rb::AllowedCollisionMatrix acm) {
-            edit(w, [&](rb::CollisionWorld& cw) { cw.set_allowed_collisions(std::move(acm)); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.set_allowed_collisions(std::move(acm)); },
+                Retire::No);
           },
-          arg("acm"), "Replaces the allowed-collision matrix.")
+          arg("acm"), "Replaces the allowed-collision matrix. Contexts stay valid.")
       .def(
           "add_obstacle",
           [](PyWorld& w, const std::string& name, py::handle geometry, py::object pose) {
@@ -447,31 +449,39 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
       .def(
           "attach",
           [](PyWorld& w, rb::AttachedObject object) {
-            edit(w, [&](rb::CollisionWorld& cw) { cw.attach(std::move(object)); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.attach(std::move(object)); }, Retire::No);
           },
-          arg("object"), "Attaches an AttachedObject to its link (ModelError for a bad link).")
+          arg("object"),
+          "Attaches an AttachedObject to its link (ModelError for a bad link). Contexts stay "
+          "valid: their next query holds the object at their last configuration.")
       .def(
           "attach_obstacle",
           [](PyWorld& w, const std::string& name, const std::string& link, ArrayLike q,
              std::vector<std::string> touch_links) {
             const Eigen::VectorXd v =
                 to_joint_vector(q, "q", read(w, [](const auto& cw) { return dof(cw); }));
-            edit(w, [&](rb::CollisionWorld& cw) {
-              cw.attach_obstacle(name, link, v, std::move(touch_links));
-            });
+            edit(
+                w,
+                [&](rb::CollisionWorld& cw) {
+                  cw.attach_obstacle(name, link, v, std::move(touch_links));
+                },
+                Retire::No);
           },
           arg("name"), arg("link"), arg("q"), arg("touch_links") = std::vector<std::string>{},
           "Moves the convex obstacle(s) `name` onto `link`, keeping their world pose at q (a "
-          "grasp).")
+          "grasp). Contexts stay valid.")
       .def(
           "detach",
           [](PyWorld& w, const std::string& name, ArrayLike q) {
             const Eigen::VectorXd v =
                 to_joint_vector(q, "q", read(w, [](const auto& cw) { return dof(cw); }));
-            edit(w, [&](rb::CollisionWorld& cw) { cw.detach(name, v); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.detach(name, v); }, Retire::No);
           },
           arg("name"), arg("q"),
-          "Puts an attached object back into the world as obstacles, at its pose for q.")
+          "Puts an attached object back into the world as obstacles, at its pose for q. Contexts "
+          "stay valid.")
       .def(
           "in_collision",
           [](PyWorld& w, ArrayLike q, double margin, Opt<gjk::QueryOptions> o) {
@@ -528,7 +538,9 @@ started along the path: a dict of arrays as distances(as_arrays=True) gives, one
   py::class_<PyContext>(m, "WorldContext", R"doc(
 One thread's state for querying a CollisionWorld: kinematics, warm starts, boxes. Create one per
 thread (a context is locked while it answers, so sharing one only serialises). Every query takes
-q (or None to reuse the last update()).)doc")
+q (or None to reuse the last update()). It stays valid through every edit of the world; after a
+grasp, a release or a new matrix, None answers for the last q with what the robot holds now, and
+after set_base_pose the next query needs a q.)doc")
       .def(py::init([](std::shared_ptr<PyWorld> w) {
              auto c = std::make_unique<PyContext>();
              c->world = std::move(w);

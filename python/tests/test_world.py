@@ -155,12 +155,13 @@ def test_edits(panda: robots.RobotModel) -> None:
     world.remove_obstacle("cells")
     with pytest.raises(ValueError, match="no obstacle named 'tri'"):
         world.remove_obstacle("tri")
-    # Grasp the ball with the hand, then put it back. Attaching changes the robot's shapes and
-    # retires the context: it needs a configuration again.
+    # Grasp the ball with the hand, then put it back. The context follows the robot's new
+    # shapes: without a new configuration it answers at its last one, holding the ball.
     world.attach_obstacle("ball", "panda_hand", PANDA_READY, ["panda_hand"])
     assert world.obstacle_names == [] and [a.name for a in world.attached] == ["ball"]
-    with pytest.raises(RuntimeError, match="update"):
-        context.closest(None)
+    holding = robots.WorldContext(world)
+    assert context.closest(None).distance == pytest.approx(
+        holding.closest(PANDA_READY).distance, abs=1e-12)
     q2 = PANDA_READY.copy()
     q2[0] = 0.5
     world.detach("ball", q2)
@@ -169,6 +170,9 @@ def test_edits(panda: robots.RobotModel) -> None:
     assert np.allclose(moved, panda.link_poses(q2)["panda_hand"][:3, :3] @
                        (panda.link_poses(PANDA_READY)["panda_hand"][:3, :3].T @
                         (hand + [0, 0, 0.3] - hand)) + panda.link_poses(q2)["panda_hand"][:3, 3])
+    # Released, the ball is an obstacle again; the context still answers at its last q.
+    assert context.closest(None).distance == pytest.approx(
+        robots.WorldContext(world).closest(PANDA_READY).distance, abs=1e-12)
     with pytest.raises(ValueError, match="no attached object named 'ball'"):
         world.detach("ball", q2)
     part = robots.AttachedObject("tool", "panda_hand", [libgjk.Box([0.01, 0.01, 0.05])],

@@ -452,8 +452,10 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
   std::vector<Vec3> centres(count), halves(count);
   std::vector<std::uint8_t> prechecked(count), unmentioned(count);
   std::vector<int> renumbered(old_count, -1);  // old shape index -> new, -1 when gone
+  std::vector<std::uint64_t> ids(count);
   for (size_t s = 0; s < count; ++s) {
     const int from = sources[s];
+    ids[s] = from >= 0 ? shape_ids_[static_cast<size_t>(from)] : next_shape_id_ + s;
     if (from >= 0) {
       const auto f = static_cast<size_t>(from);
       renumbered[f] = static_cast<int>(s);
@@ -517,6 +519,8 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
   self_pairs_.swap(pairs);
   obstacle_checked_.swap(rows);
   if (matrix_changed) obstacle_mentioned_.swap(mentioned);
+  shape_ids_.swap(ids);
+  next_shape_id_ += count;
   shape_count_ = count;
   layout_stamp_ = next_layout_stamp();
 }
@@ -585,6 +589,8 @@ void CollisionWorld::relabel_name(size_t from, size_t to) {
 WorldContext::WorldContext(const CollisionWorld& world)
     : world_(&world),
       layout_stamp_(world.layout_stamp()),
+      shape_ids_(world.shape_ids_),
+      self_pairs_(world.self_pairs()),
       renumbered_seen_(world.renumber_count_),
       ws_(world.model()),
       poses_(world.model().collision_shapes().size(), Pose::Identity()),
@@ -644,12 +650,103 @@ void WorldContext::grow_warm_table() {
 }
 
 void WorldContext::check_layout() {
-  if (world_->layout_stamp() != layout_stamp_)
-    throw std::logic_error(
-        "WorldContext: the world's robot shapes or matrix changed after this context was made "
-        "(an object attached or detached, or a new allowed-collision matrix); make a new "
-        "WorldContext");
+  // Removals first: the warm starts' keys still have the old shape count as their stride.
   if (world_->renumber_count_ != renumbered_seen_) forget_renumbered();
+  if (world_->layout_stamp() != layout_stamp_) follow_layout();
+}
+
+void WorldContext::follow_layout() {
+  const std::vector<std::uint64_t>& ids = world_->shape_ids_;
+  const size_t count = ids.size(), old_count = shape_ids_.size();
+  // Old shape index -> new, -1 when gone (the world keeps each shape's id through its edits).
+  std::vector<int> renumbered(old_count, -1);
+  {
+    std::vector<std::pair<std::uint64_t, int>> by_id;
+    by_id.reserve(count);
+    for (size_t s = 0; s < count; ++s) by_id.emplace_back(ids[s], static_cast<int>(s));
+    std::sort(by_id.begin(), by_id.end());
+    for (size_t s = 0; s < old_count; ++s) {
+      const auto it =
+          std::lower_bound(by_id.begin(), by_id.end(),
+                           std::make_pair(shape_ids_[s], std::numeric_limits<int>::min()));
+      if (it != by_id.end() && it->first == shape_ids_[s]) renumbered[s] = it->second;
+    }
+  }
+  std::vector<std::array<int, 6>> hints(count, std::array<int, 6>{-1, -1, -1, -1, -1, -1});
+  for (size_t s = 0; s < old_count; ++s)
+    if (renumbered[s] >= 0) hints[static_cast<size_t>(renumbered[s])] = box_hints_[s];
+  // Self pairs' warm starts: a pair of kept shapes in the same order keeps its own.
+  const std::vector<std::pair<int, int>>& pairs = world_->self_pairs();
+  std::vector<int> self_from(pairs.size(), -1);  // new self pair -> old, -1 when new
+  {
+    std::vector<std::pair<std::pair<int, int>, int>> old_pairs;  // as renumbered, sorted
+    old_pairs.reserve(self_pairs_.size());
+    for (size_t p = 0; p < self_pairs_.size(); ++p) {
+      const int a = renumbered[static_cast<size_t>(self_pairs_[p].first)],
+                b = renumbered[static_cast<size_t>(self_pairs_[p].second)];
+      if (a >= 0 && b >= 0) old_pairs.push_back({{a, b}, static_cast<int>(p)});
+    }
+    std::sort(old_pairs.begin(), old_pairs.end());
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const auto it = std::lower_bound(old_pairs.begin(), old_pairs.end(),
+                                       std::make_pair(pairs[p], std::numeric_limits<int>::min()));
+      if (it != old_pairs.end() && it->first == pairs[p]) self_from[p] = it->second;
+    }
+  }
+  std::vector<WarmStart> self_caches(pairs.size());
+  std::vector<MeshPairHit> self_hits(pairs.size());
+  // The obstacle pairs' table is keyed obstacle * shape count + shape: the pairs it holds (a few
+  // per shape, not the table's size) are re-keyed for the new count, in place.
+  std::vector<std::pair<std::uint64_t, size_t>> rekeyed;  // (new key, slot)
+  rekeyed.reserve(warm_slots_used_);
+  for (size_t slot = 0; slot < obstacle_warm_.size() && old_count > 0; ++slot) {
+    if (obstacle_warm_owner_[slot] == 0) continue;
+    const std::uint64_t key = obstacle_warm_owner_[slot] - 1;
+    const int shape = renumbered[static_cast<size_t>(key % old_count)];
+    if (shape >= 0)
+      rekeyed.emplace_back(key / old_count * count + static_cast<std::uint64_t>(shape), slot);
+  }
+  std::vector<WarmStart> carried(rekeyed.size());
+  std::vector<MeshPairHit> carried_hits(rekeyed.size());
+  std::vector<Pose> poses(count, Pose::Identity());
+  std::vector<Aabb> boxes(count), loose(count);
+  std::vector<std::uint8_t> tight(count, 0), prechecked(count, kUnchecked);
+  std::vector<std::uint64_t> shape_ids = ids;
+  std::vector<std::pair<int, int>> self_pairs = pairs;
+  // Nothing above changed the context; nothing below allocates or throws.
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    if (self_from[p] < 0) continue;
+    self_caches[p] = std::move(self_caches_[static_cast<size_t>(self_from[p])]);
+    self_hits[p] = self_hits_[static_cast<size_t>(self_from[p])];
+  }
+  for (size_t k = 0; k < rekeyed.size(); ++k) {
+    carried[k] = std::move(obstacle_warm_[rekeyed[k].second]);
+    carried_hits[k] = obstacle_hits_[rekeyed[k].second];
+  }
+  std::fill(obstacle_warm_owner_.begin(), obstacle_warm_owner_.end(), std::uint64_t{0});
+  warm_slots_used_ = 0;
+  for (size_t k = 0; k < rekeyed.size(); ++k) {
+    const size_t slot = warm_slot(rekeyed[k].first, obstacle_warm_.size());
+    if (obstacle_warm_owner_[slot] != 0) continue;  // two pairs on one slot: the first keeps it
+    obstacle_warm_owner_[slot] = rekeyed[k].first + 1;
+    obstacle_warm_[slot] = std::move(carried[k]);
+    obstacle_hits_[slot] = carried_hits[k];
+    ++warm_slots_used_;
+  }
+  poses_.swap(poses);
+  boxes_.swap(boxes);
+  loose_boxes_.swap(loose);
+  tight_shape_.swap(tight);
+  pose_prechecked_.swap(prechecked);
+  box_hints_.swap(hints);
+  self_caches_.swap(self_caches);
+  self_hits_.swap(self_hits);
+  shape_ids_.swap(shape_ids);
+  self_pairs_.swap(self_pairs);
+  tight_ = false;
+  shape_order_.clear();
+  layout_stamp_ = world_->layout_stamp();
+  place_shapes();
 }
 
 void WorldContext::forget_renumbered() {
@@ -699,7 +796,11 @@ void WorldContext::update(const Eigen::VectorXd& q) {
   check_layout();
   const RobotModel& model = world_->model();
   forward_kinematics(model, q, ws_);
-  const auto& shapes = model.collision_shapes();
+  place_shapes();
+}
+
+void WorldContext::place_shapes() {
+  const auto& shapes = world_->model().collision_shapes();
   for (size_t s = 0; s < poses_.size(); ++s) {
     const Pose& link = ws_.link_poses[static_cast<size_t>(shapes[s].link)];
     Pose& pose = poses_[s];

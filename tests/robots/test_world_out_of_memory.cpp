@@ -205,4 +205,77 @@ TEST(WorldOutOfMemory, AFailedGraspReleaseOrMatrixLeavesTheWorldAsItWas) {
   EXPECT_EQ(world.self_pairs(), fresh.self_pairs());
 }
 
+// A context follows each robot-side edit at its next call (WorldContext::follow_layout), here
+// update(q), with every allocation of that call failing in turn: a failure leaves the context on
+// the old layout, and the call that succeeds answers as a new context made after the edit.
+TEST(WorldOutOfMemory, AContextThatFailsToFollowAnEditIsLeftAsItWas) {
+  const RobotModel robot =
+      RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
+  acm.set_allowed("panda_link2", "held", true);
+  Scene scene;
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<double> pos(-0.8, 0.8);
+  for (int k = 0; k < 12; ++k)
+    scene.obstacles.push_back(box_obstacle("box" + std::to_string(k), "box" + std::to_string(k),
+                                           Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng))));
+  CollisionWorld world(robot, scene, acm);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
+  q[3] = -1.5;
+  q[5] = 1.5;
+  AttachedObject held;
+  held.name = "held";
+  held.link = "panda_hand";
+  held.touch_links = {"panda_leftfinger", "panda_rightfinger"};
+  held.add_shape(Box{Vec3(0.02, 0.02, 0.05)}, Pose(Eigen::Translation3d(0, 0, 0.1)));
+  held.add_shape(Sphere{0.03}, Pose(Eigen::Translation3d(0, 0, 0.16)));
+  AllowedCollisionMatrix other = acm;
+  other.set_allowed("panda_link4", "box3", true);
+  const std::vector<std::pair<std::string, std::function<void()>>> edits = {
+      {"attach", [&] { world.attach(held); }},
+      {"attach_obstacle", [&] { world.attach_obstacle("box1", "panda_hand", q); }},
+      {"set_allowed_collisions", [&] { world.set_allowed_collisions(other); }},
+      {"detach held", [&] { world.detach("held", q); }},
+      {"detach box1", [&] { world.detach("box1", q); }},
+  };
+  WorldContext follower(world);
+  follower.update(q);
+  std::vector<ClosestPair> listed;
+  follower.distances(0.5, true, false, {}, listed);  // warm starts for the edits to carry
+  int failures = 0;
+  for (const auto& [what, edit] : edits) {
+    const size_t shapes_before = follower.shape_poses().size();
+    edit();
+    for (long fail_at = 0;; ++fail_at) {
+      g_allocations_left = fail_at;
+      try {
+        follower.update(q);
+        g_allocations_left = -1;
+        break;
+      } catch (const std::bad_alloc&) {
+        g_allocations_left = -1;
+        ++failures;
+        ASSERT_EQ(follower.shape_poses().size(), shapes_before)
+            << what << " failing at allocation " << fail_at;
+      }
+      ASSERT_LT(fail_at, 1000) << what << " never succeeded";
+    }
+    WorldContext made_after(world);
+    made_after.update(q);
+    ASSERT_EQ(follower.shape_poses().size(), world.model().collision_shapes().size()) << what;
+    EXPECT_NEAR(follower.closest().pair.distance, made_after.closest().pair.distance, 1e-12)
+        << what;
+    std::vector<ClosestPair> mine, theirs;
+    follower.distances(0.5, true, false, {}, mine);
+    made_after.distances(0.5, true, false, {}, theirs);
+    ASSERT_EQ(mine.size(), theirs.size()) << what;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      EXPECT_EQ(mine[i].pair.shape, theirs[i].pair.shape) << what;
+      EXPECT_EQ(mine[i].pair.obstacle, theirs[i].pair.obstacle) << what;
+      EXPECT_NEAR(mine[i].pair.distance, theirs[i].pair.distance, 1e-12) << what;
+    }
+  }
+  EXPECT_GT(failures, 20);
+}
+
 }  // namespace

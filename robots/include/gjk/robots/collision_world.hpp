@@ -11,8 +11,9 @@
 // and contexts stay valid (a cell whose objects come, go and move while the robot runs). Edits that
 // change the robot's shapes or the matrix (objects attached or detached, a new matrix) are in
 // place too: the robot's new shapes are looked up in the matrix, every other verdict and the
-// broadphase stay (a new matrix looks every pair up again). They retire every context, whose
-// per-shape state no longer fits. Moving the robot's base changes neither.
+// broadphase stay (a new matrix looks every pair up again). Contexts follow them at their next
+// call, keeping the warm starts of the shapes that stayed. Moving the robot's base changes
+// neither.
 #pragma once
 
 #include "gjk/broadphase.hpp"
@@ -72,7 +73,7 @@ class CollisionWorld {
   void set_base_pose(const Pose& pose);
 
   /// Replaces the allowed-collision matrix: every pair's verdict is looked up again, O(pairs);
-  /// the shapes, boxes, names and broadphase stay. Retires the contexts.
+  /// the shapes, boxes, names and broadphase stay. Contexts follow at their next call.
   void set_allowed_collisions(AllowedCollisionMatrix allowed);
   /// Adds an obstacle as the last index; throws std::invalid_argument (and changes nothing)
   /// when its name is already used, it is an attached object's name or its pose is not finite.
@@ -92,7 +93,7 @@ class CollisionWorld {
   /// Attaches an object to a link (RobotModel::attach's checks, and its name must not be an
   /// obstacle's object; throws ModelError and changes nothing). Its shapes come after the
   /// robot's; only their pairs are looked up in the matrix: O(shapes x (shapes + N)) with no
-  /// string lookup for obstacles the matrix does not name. Retires the contexts.
+  /// string lookup for obstacles the matrix does not name. Contexts follow at their next call.
   void attach(AttachedObject object);
   /// Moves the obstacle(s) `name` (convex, convex pieces or an exact mesh) from the world onto
   /// `link`, keeping their world pose at configuration q (a grasp); the pieces keep the order
@@ -103,7 +104,7 @@ class CollisionWorld {
   /// Puts an attached object back into the world as obstacles, at its pose for configuration
   /// q: named as the object when it has one piece, NAME#K otherwise, added as add_obstacle()
   /// adds them. Throws std::invalid_argument (changing nothing) when no object has this name
-  /// or a piece's name is an obstacle's. Retires the contexts.
+  /// or a piece's name is an obstacle's. Contexts follow at their next call.
   void detach(const std::string& name, const Eigen::VectorXd& q);
 
   /// Robot shape pairs checked for self-collision (not allowed by the matrix).
@@ -119,9 +120,10 @@ class CollisionWorld {
   const AabbTree& obstacle_tree() const { return tree_; }
   /// World box of each obstacle (the tree's leaves), by obstacle index.
   const std::vector<Aabb>& obstacle_boxes() const { return obstacle_boxes_; }
-  /// Changes with every edit that retires the contexts (attach, detach, attach_obstacle,
-  /// set_allowed_collisions; not with adding, removing or moving obstacles or set_base_pose);
-  /// distinct across worlds. A WorldContext made at one value refuses queries at another.
+  /// Changes with every edit of the robot's shapes or the matrix (attach, detach,
+  /// attach_obstacle, set_allowed_collisions; not with adding, removing or moving obstacles or
+  /// set_base_pose); distinct across worlds. A WorldContext follows such an edit at its next
+  /// call (WorldContext::follow_layout).
   std::uint64_t layout_stamp() const { return layout_stamp_; }
 
  private:
@@ -147,7 +149,7 @@ class CollisionWorld {
   /// After the robot's shapes or the matrix changed: shape s of the new layout was shape
   /// sources[s] (-1: a new shape, read from model_ at s). Kept shapes keep their boxes and,
   /// unless the matrix changed, their verdicts (self pairs, obstacle rows); only the rest is
-  /// looked up. Obstacles' boxes, names and the tree are untouched. Retires the contexts. A
+  /// looked up. Obstacles' boxes, names and the tree are untouched. Contexts follow. A
   /// throw leaves the world as it was.
   void refresh_robot_shapes(const std::vector<int>& sources, bool matrix_changed);
   /// Appends the obstacle's row of checked pairs, one entry per shape of `unmentioned` (the
@@ -204,6 +206,10 @@ class CollisionWorld {
   std::vector<NameHashes> obstacle_name_hashes_;
   std::vector<int> removal_scratch_;  ///< remove_obstacle's indices, kept to reuse its memory
   std::uint64_t layout_stamp_ = 0;
+  /// Per robot shape: an id it keeps through every edit (a new shape takes a new one), by which
+  /// a WorldContext carries its warm starts across a change of the robot's shapes.
+  std::vector<std::uint64_t> shape_ids_;
+  std::uint64_t next_shape_id_ = 0;
   /// The last removals, (index the last obstacle moved from, index it moved to; equal when
   /// the last was removed), at renumber_count_ % size: contexts drop those pairs' warm starts,
   /// which are keyed by index.
@@ -222,10 +228,13 @@ class CollisionWorld {
 };
 
 /// One thread's state for querying a world: kinematics, robot shapes' poses and boxes, warm
-/// starts. Create one per thread; it must not outlive the world. After an edit that changes the
-/// world's layout (CollisionWorld::layout_stamp()) its queries throw std::logic_error: make a new
-/// context. Adding, removing and moving obstacles keep it valid; after set_base_pose, update()
-/// again (the shapes' poses include the base).
+/// starts. Create one per thread; it must not outlive the world. It stays valid through every
+/// edit of the world. Adding, removing and moving obstacles are read at query time. After an
+/// edit of the robot's shapes or the matrix (CollisionWorld::layout_stamp() changed: attach,
+/// detach, attach_obstacle, set_allowed_collisions) its next call follows the new layout: the
+/// shapes it had keep their warm starts, and a new shape (an object just grasped) is placed at
+/// the last update's link poses, so a query without update() answers for that configuration
+/// holding the object. After set_base_pose, update() again (the shapes' poses include the base).
 class WorldContext {
  public:
   /// Empty warm starts and workspace for `world`.
@@ -261,7 +270,8 @@ class WorldContext {
 
   /// The workspace of the last update (link poses).
   const Workspace& workspace() const { return ws_; }
-  /// World pose of each robot shape at the last update.
+  /// World pose of each robot shape at the last update (after an edit of the robot's shapes,
+  /// of the layout the last update or query followed).
   const std::vector<Pose>& shape_poses() const { return poses_; }
   /// Tight world box of each robot shape at the last update (computed on first use).
   const std::vector<Aabb>& shape_boxes();
@@ -311,17 +321,26 @@ class WorldContext {
     return pose_prechecked_[s] == kOk;
   }
 
-  /// Throws std::logic_error when the world's layout changed after this context was made;
-  /// forgets the warm starts of obstacles removed or moved to another index since the last call.
+  /// Forgets the warm starts of obstacles removed or moved to another index since the last
+  /// call, and follows a change of the robot's shapes or the matrix (follow_layout).
   void check_layout();
+  /// After attach, detach, attach_obstacle or set_allowed_collisions: the per-shape state of the
+  /// world's new layout. Kept shapes (by CollisionWorld::shape_ids_) keep their warm starts with
+  /// the obstacles and with each other; new shapes start cold, placed at the last update's link
+  /// poses. All computed aside and swapped in: a throw leaves the context as it was.
+  void follow_layout();
+  /// Each shape's pose and loose box from the link poses in ws_.
+  void place_shapes();
   void forget_renumbered();
   /// One slot per (shape, obstacle) pair of the world as it is now, a power of two, at most
   /// kMaxWarmSlots.
   size_t max_warm_slots() const;
 
   const CollisionWorld* world_;
-  std::uint64_t layout_stamp_;     ///< the world's at construction
-  std::uint64_t renumbered_seen_;  ///< the world's renumber_count_ at the last query
+  std::uint64_t layout_stamp_;                   ///< the world's layout this context's state fits
+  std::vector<std::uint64_t> shape_ids_;         ///< that layout's shape ids
+  std::vector<std::pair<int, int>> self_pairs_;  ///< that layout's self pairs (self_caches_)
+  std::uint64_t renumbered_seen_;                ///< the world's renumber_count_ at the last query
   Workspace ws_;
   std::vector<Pose> poses_;
   std::vector<Aabb> boxes_;        ///< tight boxes, valid when tight_
