@@ -47,9 +47,11 @@ auto query(PyWorld& w, ContextSlot& s, const Eigen::VectorXd* q, F&& f) {
   std::shared_lock lock(w.mutex);
   std::lock_guard<std::mutex> guard(s.mutex);
   if (!s.context || s.generation != w.generation) {
+    // Refused before the new context is kept: a second call without q must not answer from a
+    // context that never had a configuration.
+    if (q == nullptr) throw std::logic_error("WorldContext: call update(q) first (or pass q)");
     s.context = std::make_unique<rb::WorldContext>(*w.world);
     s.generation = w.generation;
-    if (q == nullptr) throw std::logic_error("WorldContext: call update(q) first (or pass q)");
   }
   if (q != nullptr) s.context->update(*q);
   return f(*s.context, static_cast<const rb::CollisionWorld&>(*w.world));
@@ -314,8 +316,9 @@ allowed-collision matrix, the objects the robot holds, and a broadphase over the
 Queries take a joint vector q ((num_positions,) array) and run without the GIL. The world's own
 query methods share one WorldContext (warm starts) and run one at a time; for queries from
 several threads at once give each thread a WorldContext(world). Edits (add_obstacle, attach...)
-wait for running queries; contexts notice an edit and start cold, except after move_obstacle,
-which updates the broadphase in place and keeps every context's warm starts.)doc")
+wait for running queries. Contexts stay valid through them and keep their warm starts: after
+attach, detach or a new matrix they follow the robot's new shapes; after set_base_pose their
+next query needs a q.)doc")
       .def(py::init([](const rb::RobotModel& robot, std::optional<rb::Scene> scene,
                        std::optional<rb::AllowedCollisionMatrix> acm) {
              auto w = std::make_shared<PyWorld>();
@@ -599,13 +602,16 @@ after set_base_pose the next query needs a q.)doc")
           "shape_poses",
           [](PyContext& c) {
             const std::vector<gjk::Pose> poses = query(
-                *c.world, c.slot, nullptr,
-                [](rb::WorldContext& x, const rb::CollisionWorld&) { return x.shape_poses(); });
+                *c.world, c.slot, nullptr, [](rb::WorldContext& x, const rb::CollisionWorld&) {
+                  x.follow_world();
+                  return x.shape_poses();
+                });
             py::list out;
             for (const auto& p : poses) out.append(from_pose(p));
             return out;
           },
-          "(4, 4) world pose of each robot shape at the last update.");
+          "(4, 4) world pose of each robot shape at the last update, for the shapes the robot has "
+          "now.");
 
   m.def(
       "read_path",

@@ -160,8 +160,15 @@ def test_edits(panda: robots.RobotModel) -> None:
     world.attach_obstacle("ball", "panda_hand", PANDA_READY, ["panda_hand"])
     assert world.obstacle_names == [] and [a.name for a in world.attached] == ["ball"]
     holding = robots.WorldContext(world)
+    assert len(context.shape_poses()) == len(world.model.collision_shapes)
     assert context.closest(None).distance == pytest.approx(
         holding.closest(PANDA_READY).distance, abs=1e-12)
+    assert np.allclose(context.shape_poses()[-1], holding.shape_poses()[-1], atol=1e-12)
+    # A context never given a configuration refuses q=None, every time.
+    idle = robots.WorldContext(world)
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="update"):
+            idle.closest(None)
     q2 = PANDA_READY.copy()
     q2[0] = 0.5
     world.detach("ball", q2)

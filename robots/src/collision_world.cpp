@@ -54,6 +54,12 @@ std::uint64_t next_layout_stamp() {
   return ++counter;
 }
 
+/// The first of `count` new robot shape ids, unique in the process.
+std::uint64_t next_shape_ids(size_t count) {
+  static std::atomic<std::uint64_t> counter{0};
+  return counter.fetch_add(count);
+}
+
 /// A pair's answer as closest() and distances() report it (the gradient is added apart).
 void set_pair(ClosestPair& p, const SignedDistanceResult& r, int shape, int other, bool self) {
   p.self = self;
@@ -453,9 +459,10 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
   std::vector<std::uint8_t> prechecked(count), unmentioned(count);
   std::vector<int> renumbered(old_count, -1);  // old shape index -> new, -1 when gone
   std::vector<std::uint64_t> ids(count);
+  const std::uint64_t first_id = next_shape_ids(count);
   for (size_t s = 0; s < count; ++s) {
     const int from = sources[s];
-    ids[s] = from >= 0 ? shape_ids_[static_cast<size_t>(from)] : next_shape_id_ + s;
+    ids[s] = from >= 0 ? shape_ids_[static_cast<size_t>(from)] : first_id + s;
     if (from >= 0) {
       const auto f = static_cast<size_t>(from);
       renumbered[f] = static_cast<int>(s);
@@ -520,7 +527,6 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
   obstacle_checked_.swap(rows);
   if (matrix_changed) obstacle_mentioned_.swap(mentioned);
   shape_ids_.swap(ids);
-  next_shape_id_ += count;
   shape_count_ = count;
   layout_stamp_ = next_layout_stamp();
 }
@@ -655,7 +661,16 @@ void WorldContext::check_layout() {
   if (world_->layout_stamp() != layout_stamp_) follow_layout();
 }
 
+void WorldContext::follow_world() {
+  check_layout();
+}
+
 void WorldContext::follow_layout() {
+  // Robot-side edits keep the links; only a world assigned over this one changes them.
+  if (ws_.link_poses.size() != world_->model().links().size())
+    throw std::logic_error(
+        "WorldContext: the world's robot was replaced after this context was made; make a new "
+        "WorldContext");
   const std::vector<std::uint64_t>& ids = world_->shape_ids_;
   const size_t count = ids.size(), old_count = shape_ids_.size();
   // Old shape index -> new, -1 when gone (the world keeps each shape's id through its edits).
@@ -695,8 +710,9 @@ void WorldContext::follow_layout() {
   }
   std::vector<WarmStart> self_caches(pairs.size());
   std::vector<MeshPairHit> self_hits(pairs.size());
-  // The obstacle pairs' table is keyed obstacle * shape count + shape: the pairs it holds (a few
-  // per shape, not the table's size) are re-keyed for the new count, in place.
+  // The obstacle pairs' table is keyed obstacle * shape count + shape: the pairs it holds are
+  // re-keyed for the new count in place (one scan of the owners; no new table, whose WarmStarts
+  // cost more than the whole grasp).
   std::vector<std::pair<std::uint64_t, size_t>> rekeyed;  // (new key, slot)
   rekeyed.reserve(warm_slots_used_);
   for (size_t slot = 0; slot < obstacle_warm_.size() && old_count > 0; ++slot) {

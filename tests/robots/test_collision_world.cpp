@@ -977,8 +977,12 @@ TEST(MoveObstacle, ContextsFollowRobotEditsAndBadEditsChangeNothing) {
   EXPECT_NE(world.layout_stamp(), stamp);
   EXPECT_NEAR(ctx.closest().pair.distance, before, 1e-12);
   world.attach_obstacle(first.name, "panda_hand", q);
+  ASSERT_EQ(ctx.shape_poses().size() + 1, world.model().collision_shapes().size());
+  ctx.follow_world();  // shape_poses() lists the shapes the robot has now
+  ASSERT_EQ(ctx.shape_poses().size(), world.model().collision_shapes().size());
   WorldContext holding(world);
   holding.update(q);
+  EXPECT_TRUE(ctx.shape_poses().back().isApprox(holding.shape_poses().back(), 1e-12));
   EXPECT_NEAR(ctx.closest().pair.distance, holding.closest().pair.distance, 1e-12);
   EXPECT_EQ(ctx.in_collision(), holding.in_collision());
   world.detach(first.name, q);
@@ -988,4 +992,15 @@ TEST(MoveObstacle, ContextsFollowRobotEditsAndBadEditsChangeNothing) {
   // Another world's context never passes for this one's.
   CollisionWorld other(robot, load_scene(kScenes + "/panda_boxes.yaml"));
   EXPECT_NE(other.layout_stamp(), world.layout_stamp());
+  // A world assigned over this one with another robot: the context cannot follow that.
+  const RobotModel iiwa =
+      RobotModel::from_urdf_file(kShared + "/kuka_iiwa14/lbr_iiwa_14_r820.urdf");
+  ASSERT_NE(iiwa.links().size(), robot.links().size());
+  world = CollisionWorld(iiwa, Scene{});
+  try {
+    ctx.update(q);
+    ADD_FAILURE() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("robot was replaced"), std::string::npos) << e.what();
+  }
 }

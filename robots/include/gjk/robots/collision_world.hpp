@@ -206,10 +206,10 @@ class CollisionWorld {
   std::vector<NameHashes> obstacle_name_hashes_;
   std::vector<int> removal_scratch_;  ///< remove_obstacle's indices, kept to reuse its memory
   std::uint64_t layout_stamp_ = 0;
-  /// Per robot shape: an id it keeps through every edit (a new shape takes a new one), by which
-  /// a WorldContext carries its warm starts across a change of the robot's shapes.
+  /// Per robot shape: an id it keeps through every edit (a new shape takes a new one, unique in
+  /// the process, so a world and its copy never share one for different shapes), by which a
+  /// WorldContext carries its warm starts across a change of the robot's shapes.
   std::vector<std::uint64_t> shape_ids_;
-  std::uint64_t next_shape_id_ = 0;
   /// The last removals, (index the last obstacle moved from, index it moved to; equal when
   /// the last was removed), at renumber_count_ % size: contexts drop those pairs' warm starts,
   /// which are keyed by index.
@@ -270,8 +270,13 @@ class WorldContext {
 
   /// The workspace of the last update (link poses).
   const Workspace& workspace() const { return ws_; }
-  /// World pose of each robot shape at the last update (after an edit of the robot's shapes,
-  /// of the layout the last update or query followed).
+  /// Brings the context up to the world's edits, as update() and every query do first: after
+  /// a grasp, a release or a new matrix, shape_poses() then lists the world's current shapes
+  /// (placed at the last update's configuration). Throws std::logic_error when the world's robot
+  /// itself was replaced (a world assigned over this one): make a new context.
+  void follow_world();
+  /// World pose of each robot shape at the last update, in the layout the context last followed
+  /// (after a robot-side edit, call follow_world() or a query first).
   const std::vector<Pose>& shape_poses() const { return poses_; }
   /// Tight world box of each robot shape at the last update (computed on first use).
   const std::vector<Aabb>& shape_boxes();
@@ -327,7 +332,7 @@ class WorldContext {
   /// After attach, detach, attach_obstacle or set_allowed_collisions: the per-shape state of the
   /// world's new layout. Kept shapes (by CollisionWorld::shape_ids_) keep their warm starts with
   /// the obstacles and with each other; new shapes start cold, placed at the last update's link
-  /// poses. All computed aside and swapped in: a throw leaves the context as it was.
+  /// poses. All computed aside and swapped in: a throw leaves the context on its old layout.
   void follow_layout();
   /// Each shape's pose and loose box from the link poses in ws_.
   void place_shapes();
