@@ -62,6 +62,7 @@ Scene random_obstacles(std::mt19937& rng, int count, double max_size = 0.08) {
 }
 
 using gjk::testing::brute_force_minimum;
+using gjk::testing::expect_same_pairs;
 
 TEST(CollisionWorld, ClosestAndInCollisionEqualBruteForceOverEveryPair) {
   std::mt19937 rng(11);
@@ -466,12 +467,7 @@ void check_edited_context(const CollisionWorld& world, WorldContext& ctx, const 
   std::vector<ClosestPair> listed, fresh_listed;
   ctx.distances(0.15, self, false, {}, listed);
   fresh_ctx.distances(0.15, self, false, {}, fresh_listed);
-  ASSERT_EQ(listed.size(), fresh_listed.size()) << what;
-  for (size_t i = 0; i < listed.size(); ++i) {
-    ASSERT_EQ(listed[i].pair.shape, fresh_listed[i].pair.shape) << what;
-    ASSERT_EQ(listed[i].pair.obstacle, fresh_listed[i].pair.obstacle) << what;
-    ASSERT_NEAR(listed[i].pair.distance, fresh_listed[i].pair.distance, 1e-12) << what;
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_same_pairs(listed, fresh_listed, what));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 // as before.
 #include "gjk/robots/collision_world.hpp"
 
+#include "world_reference.hpp"
+
 #include <gtest/gtest.h>
 
 #include "../libgjk/support/replaced_operator_new.hpp"
@@ -38,6 +40,80 @@ Obstacle box_obstacle(const std::string& name, const std::string& object, const 
   o.shape = Box{Vec3(0.05, 0.08, 0.04)};
   o.pose.translation() = at;
   return o;
+}
+
+RobotModel panda() {
+  return RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+}
+
+/// Twelve boxes box0..box11 (each its own object) around the arm, placed by `seed`.
+Scene twelve_boxes(unsigned seed) {
+  Scene scene;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> pos(-0.8, 0.8);
+  for (int k = 0; k < 12; ++k)
+    scene.obstacles.push_back(box_obstacle("box" + std::to_string(k), "box" + std::to_string(k),
+                                           Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng))));
+  return scene;
+}
+
+/// A configuration with the elbow and wrist bent, clear of the base.
+Eigen::VectorXd bent_arm(const RobotModel& robot) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
+  q[3] = -1.5;
+  q[5] = 1.5;
+  return q;
+}
+
+/// A two-piece object "held" in the hand, touching the fingers.
+AttachedObject held_in_hand() {
+  AttachedObject held;
+  held.name = "held";
+  held.link = "panda_hand";
+  held.touch_links = {"panda_leftfinger", "panda_rightfinger"};
+  held.add_shape(Box{Vec3(0.02, 0.02, 0.05)}, Pose(Eigen::Translation3d(0, 0, 0.1)));
+  held.add_shape(Sphere{0.03}, Pose(Eigen::Translation3d(0, 0, 0.16)));
+  return held;
+}
+
+/// Runs `step` with its 1st, 2nd, ... allocation failing until it succeeds, calling
+/// `after_failure(where)` after each failure (`where` names the step and the allocation).
+/// Returns the number of failures.
+int fail_each_allocation_in_turn(const std::string& what, const std::function<void()>& step,
+                                 const std::function<void(const std::string&)>& after_failure) {
+  int failures = 0;
+  for (long fail_at = 0;; ++fail_at) {
+    g_allocations_left = fail_at;
+    try {
+      step();
+      g_allocations_left = -1;
+      return failures;
+    } catch (const std::bad_alloc&) {
+      g_allocations_left = -1;
+      ++failures;
+      after_failure(what + " failing at allocation " + std::to_string(fail_at));
+    }
+    if (fail_at >= 1000) {
+      ADD_FAILURE() << what << " never succeeded";
+      return failures;
+    }
+  }
+}
+
+using Edit = std::pair<std::string, std::function<void()>>;
+
+/// The robot-side edits in order: attach `held`, attach obstacle box1 to the hand, the matrix
+/// `other`, detach both (all at q). The edits refer to their arguments, which must outlive them.
+std::vector<Edit> grasps_and_matrix(CollisionWorld& world, const Eigen::VectorXd& q,
+                                    const AttachedObject& held,
+                                    const AllowedCollisionMatrix& other) {
+  return {
+      {"attach", [&] { world.attach(held); }},
+      {"attach_obstacle", [&] { world.attach_obstacle("box1", "panda_hand", q); }},
+      {"set_allowed_collisions", [&] { world.set_allowed_collisions(other); }},
+      {"detach held", [&] { world.detach("held", q); }},
+      {"detach box1", [&] { world.detach("box1", q); }},
+  };
 }
 
 struct Snapshot {
@@ -75,14 +151,11 @@ void expect_same(const Snapshot& a, const Snapshot& b, const std::string& where)
 // and plain ones), each with every allocation it makes failing in turn. Enough adds that the
 // tree is rebuilt on the way.
 TEST(WorldOutOfMemory, AFailedAddLeavesTheWorldAsItWas) {
-  const RobotModel robot =
-      RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  const RobotModel robot = panda();
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
   acm.set_allowed("panda_hand", "mentioned", true);
   CollisionWorld world(robot, Scene{}, acm);
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
-  q[3] = -1.5;
-  q[5] = 1.5;
+  const Eigen::VectorXd q = bent_arm(robot);
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> pos(-0.8, 0.8);
   int failures = 0;
@@ -91,20 +164,9 @@ TEST(WorldOutOfMemory, AFailedAddLeavesTheWorldAsItWas) {
     const Obstacle o = box_obstacle(name, k % 4 == 0 ? "mentioned" : name,
                                     Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng)));
     const Snapshot before = take(world, q);
-    for (long fail_at = 0;; ++fail_at) {
-      g_allocations_left = fail_at;
-      try {
-        world.add_obstacle(o);
-        g_allocations_left = -1;
-        break;
-      } catch (const std::bad_alloc&) {
-        g_allocations_left = -1;
-        ++failures;
-        expect_same(take(world, q), before,
-                    name + " failing at allocation " + std::to_string(fail_at));
-      }
-      ASSERT_LT(fail_at, 1000) << "add_obstacle never succeeded";
-    }
+    failures += fail_each_allocation_in_turn(
+        name, [&] { world.add_obstacle(o); },
+        [&](const std::string& where) { expect_same(take(world, q), before, where); });
     ASSERT_EQ(world.obstacles().size(), static_cast<size_t>(k + 1));
     EXPECT_THROW(world.add_obstacle(o), std::invalid_argument) << "the name is in use";
   }
@@ -127,22 +189,13 @@ TEST(WorldOutOfMemory, AFailedAddLeavesTheWorldAsItWas) {
 // has the same obstacles, robot shapes, self pairs, checked pairs and layout, and answers as
 // before.
 TEST(WorldOutOfMemory, AFailedGraspReleaseOrMatrixLeavesTheWorldAsItWas) {
-  const RobotModel robot =
-      RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  const RobotModel robot = panda();
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
   acm.set_allowed("part", "box1", true);
   acm.set_allowed("held", "box2", true);
   acm.set_allowed("panda_link2", "held", true);
-  Scene scene;
-  std::mt19937 rng(11);
-  std::uniform_real_distribution<double> pos(-0.8, 0.8);
-  for (int k = 0; k < 12; ++k)
-    scene.obstacles.push_back(box_obstacle("box" + std::to_string(k), "box" + std::to_string(k),
-                                           Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng))));
-  CollisionWorld world(robot, scene, acm);
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
-  q[3] = -1.5;
-  q[5] = 1.5;
+  CollisionWorld world(robot, twelve_boxes(11), acm);
+  const Eigen::VectorXd q = bent_arm(robot);
   const auto layout = [&] {
     std::vector<std::string> out;
     for (const CollisionShape& c : world.model().collision_shapes())
@@ -158,42 +211,20 @@ TEST(WorldOutOfMemory, AFailedGraspReleaseOrMatrixLeavesTheWorldAsItWas) {
     out.push_back(std::to_string(world.attached().size()));
     return out;
   };
-  AttachedObject held;
-  held.name = "held";
-  held.link = "panda_hand";
-  held.touch_links = {"panda_leftfinger", "panda_rightfinger"};
-  held.add_shape(Box{Vec3(0.02, 0.02, 0.05)}, Pose(Eigen::Translation3d(0, 0, 0.1)));
-  held.add_shape(Sphere{0.03}, Pose(Eigen::Translation3d(0, 0, 0.16)));
+  const AttachedObject held = held_in_hand();
   AllowedCollisionMatrix other = acm;
   other.set_allowed("panda_link4", "box3", true);
   other.set_allowed("panda_link1", "panda_link5", true);
-  const std::vector<std::pair<std::string, std::function<void()>>> edits = {
-      {"attach", [&] { world.attach(held); }},
-      {"attach_obstacle", [&] { world.attach_obstacle("box1", "panda_hand", q); }},
-      {"set_allowed_collisions", [&] { world.set_allowed_collisions(other); }},
-      {"detach held", [&] { world.detach("held", q); }},
-      {"detach box1", [&] { world.detach("box1", q); }},
-      {"set_allowed_collisions back", [&] { world.set_allowed_collisions(acm); }},
-  };
+  std::vector<Edit> edits = grasps_and_matrix(world, q, held, other);
+  edits.emplace_back("set_allowed_collisions back", [&] { world.set_allowed_collisions(acm); });
   int failures = 0;
   for (const auto& [what, edit] : edits) {
     const Snapshot before = take(world, q);
     const std::vector<std::string> before_layout = layout();
-    for (long fail_at = 0;; ++fail_at) {
-      g_allocations_left = fail_at;
-      try {
-        edit();
-        g_allocations_left = -1;
-        break;
-      } catch (const std::bad_alloc&) {
-        g_allocations_left = -1;
-        ++failures;
-        const std::string where = what + " failing at allocation " + std::to_string(fail_at);
-        expect_same(take(world, q), before, where);
-        ASSERT_EQ(layout(), before_layout) << where;
-      }
-      ASSERT_LT(fail_at, 1000) << what << " never succeeded";
-    }
+    failures += fail_each_allocation_in_turn(what, edit, [&](const std::string& where) {
+      expect_same(take(world, q), before, where);
+      EXPECT_EQ(layout(), before_layout) << where;
+    });
     EXPECT_NE(layout(), before_layout) << what;
   }
   EXPECT_GT(failures, 30);
@@ -209,35 +240,15 @@ TEST(WorldOutOfMemory, AFailedGraspReleaseOrMatrixLeavesTheWorldAsItWas) {
 // update(q), with every allocation of that call failing in turn: a failure leaves the context on
 // the old layout, and the call that succeeds answers as a new context made after the edit.
 TEST(WorldOutOfMemory, AContextThatFailsToFollowAnEditIsLeftAsItWas) {
-  const RobotModel robot =
-      RobotModel::from_urdf_file(std::string(GJK_SHARED_ROBOT_MODELS_DIR) + "/panda/panda.urdf");
+  const RobotModel robot = panda();
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::from_adjacency(robot);
   acm.set_allowed("panda_link2", "held", true);
-  Scene scene;
-  std::mt19937 rng(13);
-  std::uniform_real_distribution<double> pos(-0.8, 0.8);
-  for (int k = 0; k < 12; ++k)
-    scene.obstacles.push_back(box_obstacle("box" + std::to_string(k), "box" + std::to_string(k),
-                                           Vec3(pos(rng), pos(rng), 0.4 + 0.5 * pos(rng))));
-  CollisionWorld world(robot, scene, acm);
-  Eigen::VectorXd q = Eigen::VectorXd::Zero(robot.num_positions());
-  q[3] = -1.5;
-  q[5] = 1.5;
-  AttachedObject held;
-  held.name = "held";
-  held.link = "panda_hand";
-  held.touch_links = {"panda_leftfinger", "panda_rightfinger"};
-  held.add_shape(Box{Vec3(0.02, 0.02, 0.05)}, Pose(Eigen::Translation3d(0, 0, 0.1)));
-  held.add_shape(Sphere{0.03}, Pose(Eigen::Translation3d(0, 0, 0.16)));
+  CollisionWorld world(robot, twelve_boxes(13), acm);
+  const Eigen::VectorXd q = bent_arm(robot);
+  const AttachedObject held = held_in_hand();
   AllowedCollisionMatrix other = acm;
   other.set_allowed("panda_link4", "box3", true);
-  const std::vector<std::pair<std::string, std::function<void()>>> edits = {
-      {"attach", [&] { world.attach(held); }},
-      {"attach_obstacle", [&] { world.attach_obstacle("box1", "panda_hand", q); }},
-      {"set_allowed_collisions", [&] { world.set_allowed_collisions(other); }},
-      {"detach held", [&] { world.detach("held", q); }},
-      {"detach box1", [&] { world.detach("box1", q); }},
-  };
+  const std::vector<Edit> edits = grasps_and_matrix(world, q, held, other);
   WorldContext follower(world);
   follower.update(q);
   std::vector<ClosestPair> listed;
@@ -246,20 +257,11 @@ TEST(WorldOutOfMemory, AContextThatFailsToFollowAnEditIsLeftAsItWas) {
   for (const auto& [what, edit] : edits) {
     const size_t shapes_before = follower.shape_poses().size();
     edit();
-    for (long fail_at = 0;; ++fail_at) {
-      g_allocations_left = fail_at;
-      try {
-        follower.update(q);
-        g_allocations_left = -1;
-        break;
-      } catch (const std::bad_alloc&) {
-        g_allocations_left = -1;
-        ++failures;
-        ASSERT_EQ(follower.shape_poses().size(), shapes_before)
-            << what << " failing at allocation " << fail_at;
-      }
-      ASSERT_LT(fail_at, 1000) << what << " never succeeded";
-    }
+    failures += fail_each_allocation_in_turn(
+        what, [&] { follower.update(q); },
+        [&](const std::string& where) {
+          EXPECT_EQ(follower.shape_poses().size(), shapes_before) << where;
+        });
     WorldContext made_after(world);
     made_after.update(q);
     ASSERT_EQ(follower.shape_poses().size(), world.model().collision_shapes().size()) << what;
@@ -268,12 +270,7 @@ TEST(WorldOutOfMemory, AContextThatFailsToFollowAnEditIsLeftAsItWas) {
     std::vector<ClosestPair> mine, theirs;
     follower.distances(0.5, true, false, {}, mine);
     made_after.distances(0.5, true, false, {}, theirs);
-    ASSERT_EQ(mine.size(), theirs.size()) << what;
-    for (size_t i = 0; i < mine.size(); ++i) {
-      EXPECT_EQ(mine[i].pair.shape, theirs[i].pair.shape) << what;
-      EXPECT_EQ(mine[i].pair.obstacle, theirs[i].pair.obstacle) << what;
-      EXPECT_NEAR(mine[i].pair.distance, theirs[i].pair.distance, 1e-12) << what;
-    }
+    gjk::testing::expect_same_pairs(mine, theirs, what);
   }
   EXPECT_GT(failures, 20);
 }

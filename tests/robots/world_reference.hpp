@@ -5,8 +5,12 @@
 #include "gjk/robots/collision_world.hpp"
 #include "gjk/robots/obstacle_queries.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace gjk::testing {
 
@@ -28,6 +32,19 @@ inline double brute_force_minimum(const robots::CollisionWorld& world,
                                             shapes[size_t(b)].shape, ctx.shape_poses()[size_t(b)])
                            .signed_distance);
   return best;
+}
+
+/// Two contexts' lists of pairs (WorldContext::distances) name the same pairs, in the same
+/// order, at distances within 1e-12.
+inline void expect_same_pairs(const std::vector<robots::ClosestPair>& mine,
+                              const std::vector<robots::ClosestPair>& theirs,
+                              const std::string& what) {
+  ASSERT_EQ(mine.size(), theirs.size()) << what;
+  for (size_t i = 0; i < mine.size(); ++i) {
+    EXPECT_EQ(mine[i].pair.shape, theirs[i].pair.shape) << what;
+    EXPECT_EQ(mine[i].pair.obstacle, theirs[i].pair.obstacle) << what;
+    EXPECT_NEAR(mine[i].pair.distance, theirs[i].pair.distance, 1e-12) << what;
+  }
 }
 
 }  // namespace gjk::testing
