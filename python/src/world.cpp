@@ -64,7 +64,7 @@ auto query(PyWorld& w, ContextSlot& s, const Eigen::VectorXd* q, F&& f) {
 // part of update(q), so a context's next query after it needs a q.
 enum class Retire : bool { No, Yes };
 template <class F>
-void edit(PyWorld& w, F&& f, Retire retire = Retire::Yes) {
+void edit(PyWorld& w, F&& f, Retire retire = Retire::No) {
   py::gil_scoped_release release;
   std::unique_lock lock(w.mutex);
   f(*w.world);
@@ -402,7 +402,8 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           "set_base_pose",
           [](PyWorld& w, py::handle pose) {
             const gjk::Pose p = to_pose(pose, "pose");
-            edit(w, [&](rb::CollisionWorld& cw) { cw.set_base_pose(p); });
+            edit(
+                w, [&](rb::CollisionWorld& cw) { cw.set_base_pose(p); }, Retire::Yes);
           },
           arg("pose"),
           "Places the robot's root link in the world (the SRDF's virtual joint); ModelError for a "
@@ -417,17 +418,14 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
       .def(
           "set_allowed_collisions",
           [](PyWorld& w, rb::AllowedCollisionMatrix acm) {
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.set_allowed_collisions(std::move(acm)); },
-                Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.set_allowed_collisions(std::move(acm)); });
           },
           arg("acm"), "Replaces the allowed-collision matrix. Contexts stay valid.")
       .def(
           "add_obstacle",
           [](PyWorld& w, const std::string& name, py::handle geometry, py::object pose) {
             rb::Obstacle o = make_obstacle(name, geometry, pose);
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.add_obstacle(std::move(o)); }, Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.add_obstacle(std::move(o)); });
           },
           arg("name"), arg("geometry"), arg("pose") = py::none(),
           "Adds an obstacle: a Shape, TriangleMesh or BoxSet at `pose` ((4, 4), default identity); "
@@ -435,8 +433,7 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
       .def(
           "remove_obstacle",
           [](PyWorld& w, const std::string& name) {
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.remove_obstacle(name); }, Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.remove_obstacle(name); });
           },
           arg("name"),
           "Removes the obstacle(s) named (or whose scene entry is) `name`; each removed index is "
@@ -445,15 +442,13 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           "move_obstacle",
           [](PyWorld& w, const std::string& name, ArrayLike pose) {
             const gjk::Pose p = to_pose(pose, "pose");
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.move_obstacle(name, p); }, Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.move_obstacle(name, p); });
           },
           arg("name"), arg("pose"), "Moves the obstacle(s) `name` to `pose` ((4, 4)).")
       .def(
           "attach",
           [](PyWorld& w, rb::AttachedObject object) {
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.attach(std::move(object)); }, Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.attach(std::move(object)); });
           },
           arg("object"),
           "Attaches an AttachedObject to its link (ModelError for a bad link). Contexts stay "
@@ -464,12 +459,9 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
              std::vector<std::string> touch_links) {
             const Eigen::VectorXd v =
                 to_joint_vector(q, "q", read(w, [](const auto& cw) { return dof(cw); }));
-            edit(
-                w,
-                [&](rb::CollisionWorld& cw) {
-                  cw.attach_obstacle(name, link, v, std::move(touch_links));
-                },
-                Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) {
+              cw.attach_obstacle(name, link, v, std::move(touch_links));
+            });
           },
           arg("name"), arg("link"), arg("q"), arg("touch_links") = std::vector<std::string>{},
           "Moves the convex obstacle(s) `name` onto `link`, keeping their world pose at q (a "
@@ -479,8 +471,7 @@ AllowedCollisionMatrix (default: adjacent links allowed; e.g. acm_from_srdf(mode
           [](PyWorld& w, const std::string& name, ArrayLike q) {
             const Eigen::VectorXd v =
                 to_joint_vector(q, "q", read(w, [](const auto& cw) { return dof(cw); }));
-            edit(
-                w, [&](rb::CollisionWorld& cw) { cw.detach(name, v); }, Retire::No);
+            edit(w, [&](rb::CollisionWorld& cw) { cw.detach(name, v); });
           },
           arg("name"), arg("q"),
           "Puts an attached object back into the world as obstacles, at its pose for q. Contexts "

@@ -603,8 +603,7 @@ WorldContext::WorldContext(const CollisionWorld& world)
       boxes_(world.model().collision_shapes().size()),
       loose_boxes_(world.model().collision_shapes().size()),
       tight_shape_(world.model().collision_shapes().size(), 0),
-      box_hints_(world.model().collision_shapes().size(),
-                 std::array<int, 6>{-1, -1, -1, -1, -1, -1}),
+      box_hints_(world.model().collision_shapes().size(), kNoBoxHints),
       self_caches_(world.self_pairs().size()),
       self_hits_(world.self_pairs().size()) {
   // The table starts small and grows with the pairs actually queried: a robot among 10,000
@@ -687,7 +686,7 @@ void WorldContext::follow_layout() {
       if (it != by_id.end() && it->first == shape_ids_[s]) renumbered[s] = it->second;
     }
   }
-  std::vector<std::array<int, 6>> hints(count, std::array<int, 6>{-1, -1, -1, -1, -1, -1});
+  std::vector<std::array<int, 6>> hints(count, kNoBoxHints);
   for (size_t s = 0; s < old_count; ++s)
     if (renumbered[s] >= 0) hints[static_cast<size_t>(renumbered[s])] = box_hints_[s];
   // Self pairs' warm starts: a pair of kept shapes in the same order keeps its own.
@@ -760,7 +759,6 @@ void WorldContext::follow_layout() {
   shape_ids_.swap(shape_ids);
   self_pairs_.swap(self_pairs);
   tight_ = false;
-  shape_order_.clear();
   layout_stamp_ = world_->layout_stamp();
   place_shapes();
 }

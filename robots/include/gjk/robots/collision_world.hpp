@@ -123,7 +123,7 @@ class CollisionWorld {
   /// Changes with every edit of the robot's shapes or the matrix (attach, detach,
   /// attach_obstacle, set_allowed_collisions; not with adding, removing or moving obstacles or
   /// set_base_pose); distinct across worlds. A WorldContext follows such an edit at its next
-  /// call (WorldContext::follow_layout).
+  /// call (or WorldContext::follow_world()).
   std::uint64_t layout_stamp() const { return layout_stamp_; }
 
  private:
@@ -356,6 +356,8 @@ class WorldContext {
   std::vector<std::uint8_t> tight_shape_;      ///< per shape: boxes_[s] is valid
   std::vector<std::pair<double, int>> shape_order_;  ///< closest(): (loose gap, shape)
   std::vector<std::array<int, 6>> box_hints_;        ///< hull supports of the last boxes (climbing)
+  /// No supports yet: the first box of a shape scans.
+  static constexpr std::array<int, 6> kNoBoxHints{-1, -1, -1, -1, -1, -1};
   static constexpr size_t kFirstWarmSlots = 256;
   static constexpr size_t kMaxWarmSlots = 65536;
   size_t warm_slots_used_ = 0;  ///< slots holding a pair
