@@ -17,6 +17,10 @@ Needs Debian's chromium, chromium-driver, python3-selenium and python3-pil
 Exit status: 0 written; 2 usage error; 3 the page cannot be read or is not a replay page (or the
 run is unknown); 4 no headless Chromium (not installed, or it could not start) or the PNG could
 not be written.
+
+Chromium's page process sometimes dies under load ("tab crashed", "Unable to receive message from
+renderer"); the snapshot is then taken again in a new browser, up to three browsers in all, and
+nothing is written until one of them has rendered every tile.
 """
 
 from __future__ import annotations
@@ -30,10 +34,21 @@ import time
 from pathlib import Path
 from typing import Any, List, NoReturn, Optional, Sequence, Tuple
 
-CHROMIUM = os.environ.get("GJK_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("GJK_CHROMEDRIVER", "/usr/bin/chromedriver")
+# Absolute, since ChromeDriver does not look a relative binary up in our working directory.
+CHROMIUM = os.path.abspath(os.environ.get("GJK_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = os.path.abspath(os.environ.get("GJK_CHROMEDRIVER", "/usr/bin/chromedriver"))
 INSTALL_HINT = ("install Debian's chromium, chromium-driver, python3-selenium and python3-pil "
                 "(bash scripts/install-deps.sh does)")
+BROWSER_ATTEMPTS = 3
+# WebDriver messages that mean the browser or its page process went away, not that the page is
+# wrong: worth a new browser.
+BROWSER_LOST_MESSAGES = ("tab crashed", "renderer", "disconnected", "session deleted",
+                         "chrome not reachable", "devtoolsactiveport", "chrome failed to start",
+                         "session not created")
+
+
+class BrowserLost(Exception):
+    """Chromium or its page process died, or it did not start: another browser may succeed."""
 
 
 def fail(code: int, message: str) -> NoReturn:
@@ -78,20 +93,53 @@ def start_browser(width: int, height: int) -> Any:
         fail(4, f"python3-selenium is needed ({e}); {INSTALL_HINT}")
     options = Options()
     options.binary_location = CHROMIUM
+    # The network is closed on build machines: no background connections to refuse.
     for arg in ("--headless=new", "--no-sandbox", f"--window-size={width},{height}",
                 "--force-device-scale-factor=1", "--use-angle=swiftshader",
-                "--enable-unsafe-swiftshader", "--hide-scrollbars"):
+                "--enable-unsafe-swiftshader", "--hide-scrollbars", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     except Exception as e:  # noqa: BLE001 - any start failure is reported the same way
-        fail(4, f"cannot start headless Chromium ({CHROMIUM}, {CHROMEDRIVER}): {e}")
-    # The window's inner size, so the screenshot has the size asked for.
-    inner = driver.execute_script("return [window.outerWidth - window.innerWidth,"
-                                  " window.outerHeight - window.innerHeight];")
-    driver.set_window_size(width + inner[0], height + inner[1])
+        raise BrowserLost(f"cannot start headless Chromium ({CHROMIUM}, {CHROMEDRIVER}): "
+                          f"{first_line(e)}") from None
+    try:
+        # The window's inner size, so the screenshot has the size asked for.
+        inner = driver.execute_script("return [window.outerWidth - window.innerWidth,"
+                                      " window.outerHeight - window.innerHeight];")
+        driver.set_window_size(width + inner[0], height + inner[1])
+    except Exception as e:  # noqa: BLE001 - the browser is closed whatever went wrong
+        quit_quietly(driver)
+        if browser_lost(e):
+            raise BrowserLost(f"Chromium's first page died ({first_line(e)})") from None
+        fail(4, f"headless Chromium could not size its window: {first_line(e)}")
     return driver
+
+
+def quit_quietly(driver: Any) -> None:
+    """Closes the browser; a browser that already died may not answer."""
+    try:
+        driver.quit()
+    except Exception:  # noqa: BLE001 - nothing more to do with a dead browser
+        pass
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of a WebDriver message, without selenium's stack trace."""
+    text = getattr(error, "msg", None) or str(error)
+    return text.strip().splitlines()[0] if text.strip() else type(error).__name__
+
+
+def browser_lost(error: BaseException) -> bool:
+    """True for WebDriver errors that say the browser, not the page, failed."""
+    from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
+    if isinstance(error, InvalidSessionIdException):
+        return True
+    text = (getattr(error, "msg", None) or str(error)).lower()
+    return isinstance(error, WebDriverException) and any(m in text for m in BROWSER_LOST_MESSAGES)
 
 
 def open_page(driver: Any, page: Path) -> List[str]:
@@ -208,27 +256,52 @@ def main() -> None:
         fail(3, f"{args.page}: no such file")
     size = args.size or ((900, 520) if args.times else (1100, 620))
 
-    driver = start_browser(*size)
-    try:
-        runs = open_page(driver, args.page)
-        if args.run is not None and args.run not in runs:
-            fail(3, f"{args.page}: no run '{args.run}' (runs: {', '.join(runs)})")
-        if args.times is not None:
-            rows = [runs.index(args.run)] if args.run is not None else list(range(len(runs)))
-            image = grid(driver, rows, runs, args.times, args.obstacles, args.ghosts)
-            save_atomically(args.out, lambda tmp: image.save(tmp, "PNG", optimize=True))
-        else:
-            show(driver, runs.index(args.run) if args.run is not None else 0, args.time,
-                 args.obstacles, args.ghosts)
-            png = driver.get_screenshot_as_png()
-            save_atomically(args.out, lambda tmp: Path(tmp).write_bytes(png))
-        problems = [e for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
-        for p in problems:
-            print(f"replay_screenshot: page console: {p['message']}", file=sys.stderr)
-    finally:
-        driver.quit()
+    for attempt in range(1, BROWSER_ATTEMPTS + 1):
+        try:
+            snapshot(args, size)
+            break
+        except BrowserLost as e:
+            if attempt == BROWSER_ATTEMPTS:
+                fail(4, f"headless Chromium failed {attempt} times in a row, last: {e}; "
+                     f"{args.out} is not written")
+            print(f"replay_screenshot: {e}; trying again in a new browser "
+                  f"({attempt + 1} of {BROWSER_ATTEMPTS})", file=sys.stderr)
     if not args.quiet:
         print(f"wrote: {args.out}")
+
+
+def snapshot(args: argparse.Namespace, size: Tuple[int, int]) -> None:
+    """One browser: opens the page, renders, writes the PNG; raises BrowserLost if it dies."""
+    driver = start_browser(*size)
+    try:
+        try:
+            runs = open_page(driver, args.page)
+            if args.run is not None and args.run not in runs:
+                fail(3, f"{args.page}: no run '{args.run}' (runs: {', '.join(runs)})")
+            if args.times is not None:
+                rows = [runs.index(args.run)] if args.run is not None else list(range(len(runs)))
+                image = grid(driver, rows, runs, args.times, args.obstacles, args.ghosts)
+                write = lambda tmp: image.save(tmp, "PNG", optimize=True)  # noqa: E731
+            else:
+                show(driver, runs.index(args.run) if args.run is not None else 0, args.time,
+                     args.obstacles, args.ghosts)
+                png = driver.get_screenshot_as_png()
+                write = lambda tmp: Path(tmp).write_bytes(png)  # noqa: E731
+            problems = [e for e in driver.get_log("browser")
+                        if e["level"] in ("SEVERE", "WARNING")]
+        except Exception as e:  # noqa: BLE001 - sorted below: a lost browser is retried
+            if browser_lost(e):
+                raise BrowserLost(f"Chromium's page died ({first_line(e)})") from None
+            from selenium.common.exceptions import WebDriverException
+            if isinstance(e, WebDriverException):
+                fail(4, f"{args.page}: headless Chromium refused the snapshot: {first_line(e)}")
+            raise
+    finally:
+        quit_quietly(driver)
+    # Written only once every tile is rendered, so a lost browser leaves no partial PNG.
+    save_atomically(args.out, write)
+    for p in problems:
+        print(f"replay_screenshot: page console: {p['message']}", file=sys.stderr)
 
 
 if __name__ == "__main__":

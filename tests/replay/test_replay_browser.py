@@ -64,7 +64,9 @@ def browser() -> Iterator[Any]:
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu-sandbox",
                 f"--window-size={WIDTH},{HEIGHT}", "--force-device-scale-factor=1",
-                "--use-angle=swiftshader", "--enable-unsafe-swiftshader"):
+                "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     try:
@@ -409,6 +411,53 @@ def test_screenshot_without_chromium(four_dof: Path, tmp_path: Path) -> None:
     assert "four_dof_frames.png is not written. It needs headless Chromium" in r.stderr
     assert sorted(p.name for p in out.iterdir()) == [
         "four_dof_clearance.png", "four_dof_joints.png", "four_dof_k-1.csv"]
+
+
+def crashing_chromium(folder: Path, crashes: int) -> Path:
+    """A Chromium whose first `crashes` starts launch every page process through a program that
+    exits at once, so each page of those browsers dies ("tab crashed"), as Chromium's renderer
+    sometimes does under load; later starts are the real browser."""
+    exits = folder / "renderer-exits"
+    exits.write_text("#!/bin/sh\nexit 1\n")
+    starts = folder / "starts"
+    wrapper = folder / "chromium"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f"echo start >> '{starts}'\n"
+        f"if [ $(wc -l < '{starts}') -le {crashes} ]; then\n"
+        f"  exec {CHROMIUM} --renderer-cmd-prefix='{exits}' \"$@\"\n"
+        "fi\n"
+        f"exec {CHROMIUM} \"$@\"\n")
+    for program in (exits, wrapper):
+        program.chmod(0o755)
+    return wrapper
+
+
+def test_screenshot_survives_a_crashed_page(browser: Any, four_dof: Path, tmp_path: Path) -> None:
+    """A browser whose pages die is replaced: after two such browsers, the third writes the PNG;
+    after three, exit 4 says so, writes nothing and shows no Python trace."""
+    source = env_path("GJK_SOURCE_DIR")
+    for crashes, status in ((2, 0), (3, 4)):
+        folder = tmp_path / f"crashes-{crashes}"
+        folder.mkdir()
+        env = dict(os.environ, GJK_CHROMIUM=str(crashing_chromium(folder, crashes)))
+        png = folder / "out.png"
+        r = subprocess.run(["/usr/bin/python3", str(source / "scripts/replay_screenshot.py"),
+                            str(four_dof / "four_dof.html"), str(png), "--times", "0,16.7"],
+                           capture_output=True, text=True, timeout=180, check=False, env=env)
+        assert r.returncode == status, r.stderr
+        assert r.stderr.count("tab crashed); trying again in a new browser") == min(crashes, 2)
+        assert "Traceback" not in r.stderr, r.stderr
+        assert (folder / "starts").read_text().count("start") == min(crashes + 1, 3)
+        if status == 0:
+            assert r.stdout.strip() == f"wrote: {png}"
+            assert Image.open(png).size == (2 * (900 - 330), 2 * 520)
+        else:
+            assert f"headless Chromium failed 3 times in a row, last: Chromium's first page " \
+                   f"died (tab crashed); {png} is not written" in r.stderr, r.stderr
+            assert not png.exists()
+        leftovers = [p.name for p in folder.iterdir() if p.name.startswith(".out.png")]
+        assert leftovers == []
 
 
 def test_clearance_html_errors(tmp_path: Path) -> None:
