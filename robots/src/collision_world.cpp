@@ -184,26 +184,35 @@ void CollisionWorld::add_obstacle_in_place(Obstacle obstacle) {
   // leaves the world as it was.
   const size_t index = scene_.obstacles.size();
   reserve_more(scene_.obstacles, 1);
-  reserve_more(obstacle_checked_, shape_count_);
+  reserve_more(obstacle_row_, 1);
+  const bool mentioned = allowed_.mentions(obstacle.object);
+  if (mentioned) {
+    reserve_more(mentioned_checked_, shape_count_);
+    reserve_more(mentioned_row_obstacle_, 1);
+  }
   reserve_more(obstacle_shape_ok_, 1);
-  reserve_more(obstacle_mentioned_, 1);
   reserve_more(obstacle_prechecked_, 1);
   reserve_more(obstacle_boxes_, 1);
   reserve_more(obstacle_leaf_, 1);
   reserve_more(obstacle_name_hashes_, 1);
   obstacle_names_.reserve(obstacle_names_.size() + 2);
   tree_.reserve(1);
-  append_obstacle_rows(obstacle);
+  append_obstacle_rows(obstacle, index, mentioned);
   scene_.obstacles.push_back(std::move(obstacle));
   index_name(index);
   obstacle_leaf_.push_back(tree_.insert(obstacle_boxes_.back(), static_cast<int>(index)));
   keep_tree_shallow();
 }
 
-void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle) {
+void CollisionWorld::append_obstacle_rows(const Obstacle& obstacle, size_t index, bool mentioned) {
   const Aabb box = obstacle_box(obstacle);  // first: it throws on a bad shape
-  obstacle_mentioned_.push_back(
-      append_checked_row(obstacle, unmentioned_checked_, obstacle_checked_) ? 1 : 0);
+  if (mentioned) {
+    append_mentioned_row(obstacle, shape_count_, mentioned_checked_);
+    obstacle_row_.push_back(static_cast<int>(mentioned_row_obstacle_.size()));
+    mentioned_row_obstacle_.push_back(static_cast<int>(index));
+  } else {  // the usual case: a name the matrix does not know, so each shape's default
+    obstacle_row_.push_back(-1);
+  }
   append_obstacle_checks(obstacle, box);
 }
 
@@ -213,25 +222,34 @@ void CollisionWorld::append_obstacle_checks(const Obstacle& obstacle, const Aabb
   obstacle_boxes_.push_back(box);
 }
 
-bool CollisionWorld::append_checked_row(const Obstacle& obstacle,
-                                        const std::vector<std::uint8_t>& unmentioned,
-                                        std::vector<std::uint8_t>& rows) const {
-  const bool mentioned = allowed_.mentions(obstacle.object);
-  if (mentioned) {
-    // The matrix's lookups build keys, so they can run out of memory half way through the row:
-    // the row is taken back then.
-    const size_t row_start = rows.size();
-    try {
-      for (size_t s = 0; s < unmentioned.size(); ++s)
-        rows.push_back(obstacle_pair_checked(s, obstacle.object));
-    } catch (...) {
-      rows.resize(row_start);
-      throw;
-    }
-  } else {  // the usual case: a name the matrix does not know, so each shape's default
-    rows.insert(rows.end(), unmentioned.begin(), unmentioned.end());
+void CollisionWorld::append_mentioned_row(const Obstacle& obstacle, size_t shapes,
+                                          std::vector<std::uint8_t>& rows) const {
+  // The matrix's lookups build keys, so they can run out of memory half way through the row:
+  // the row is taken back then.
+  const size_t row_start = rows.size();
+  try {
+    for (size_t s = 0; s < shapes; ++s) rows.push_back(obstacle_pair_checked(s, obstacle.object));
+  } catch (...) {
+    rows.resize(row_start);
+    throw;
   }
-  return mentioned;
+}
+
+void CollisionWorld::drop_mentioned_row(size_t hole) {
+  const int row = obstacle_row_[hole];
+  if (row < 0) return;
+  const size_t last_row = mentioned_row_obstacle_.size() - 1, r = static_cast<size_t>(row);
+  if (r != last_row) {
+    std::copy_n(mentioned_checked_.begin() + static_cast<std::ptrdiff_t>(last_row * shape_count_),
+                shape_count_,
+                mentioned_checked_.begin() + static_cast<std::ptrdiff_t>(r * shape_count_));
+    const int moved = mentioned_row_obstacle_[last_row];
+    mentioned_row_obstacle_[r] = moved;
+    obstacle_row_[static_cast<size_t>(moved)] = row;
+  }
+  mentioned_row_obstacle_.pop_back();
+  mentioned_checked_.resize(last_row * shape_count_);
+  obstacle_row_[hole] = -1;
 }
 
 void CollisionWorld::remove_obstacle(const std::string& name) {
@@ -252,6 +270,7 @@ void CollisionWorld::remove_obstacle_at(size_t hole) {
   const auto index = static_cast<int>(hole);
   unindex_name(hole);
   tree_.remove(obstacle_leaf_[hole]);
+  drop_mentioned_row(hole);
   const size_t last = scene_.obstacles.size() - 1;
   if (hole != last) {
     relabel_name(last, hole);
@@ -260,10 +279,9 @@ void CollisionWorld::remove_obstacle_at(size_t hole) {
     obstacle_leaf_[hole] = obstacle_leaf_[last];
     obstacle_prechecked_[hole] = obstacle_prechecked_[last];
     obstacle_shape_ok_[hole] = obstacle_shape_ok_[last];
-    obstacle_mentioned_[hole] = obstacle_mentioned_[last];
-    std::copy_n(obstacle_checked_.begin() + static_cast<std::ptrdiff_t>(last * shape_count_),
-                shape_count_,
-                obstacle_checked_.begin() + static_cast<std::ptrdiff_t>(hole * shape_count_));
+    obstacle_row_[hole] = obstacle_row_[last];
+    if (obstacle_row_[hole] >= 0)
+      mentioned_row_obstacle_[static_cast<size_t>(obstacle_row_[hole])] = index;
     tree_.relabel(obstacle_leaf_[hole], index);
   }
   scene_.obstacles.pop_back();
@@ -271,9 +289,8 @@ void CollisionWorld::remove_obstacle_at(size_t hole) {
   obstacle_leaf_.pop_back();
   obstacle_prechecked_.pop_back();
   obstacle_shape_ok_.pop_back();
-  obstacle_mentioned_.pop_back();
+  obstacle_row_.pop_back();
   obstacle_name_hashes_.pop_back();
-  obstacle_checked_.resize(last * shape_count_);
   renumbered_[renumber_count_ % renumbered_.size()] = {static_cast<int>(last), index};
   ++renumber_count_;
 }
@@ -424,8 +441,9 @@ void CollisionWorld::rebuild() {
   obstacle_boxes_.clear();
   for (const Obstacle& o : scene_.obstacles) append_obstacle_checks(o, obstacle_box(o));
   shape_count_ = 0;
-  obstacle_checked_.clear();
-  obstacle_mentioned_.clear();
+  obstacle_row_.clear();
+  mentioned_checked_.clear();
+  mentioned_row_obstacle_.clear();
   refresh_robot_shapes(std::vector<int>(model_.collision_shapes().size(), -1), true);
   build_tree();
 }
@@ -493,29 +511,32 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
       if (!(kept(i) && kept(k)) && self_pair_checked(i, k))
         pairs.emplace_back(static_cast<int>(i), static_cast<int>(k));
   std::sort(pairs.begin(), pairs.end());  // the order a full rebuild lists them in
-  // The obstacles' rows of checked pairs, obstacle-major, each `count` long: kept entries
-  // copied (the leading run of unmoved shapes as one block), new shapes' looked up, the
-  // matrix's lookups only for obstacles it names.
-  const size_t obstacles = scene_.obstacles.size();
-  std::vector<std::uint8_t> rows, mentioned;
+  // The rows of checked pairs of the obstacles the matrix names, each `count` long: kept
+  // entries copied (the leading run of unmoved shapes as one block), new shapes' looked up. The
+  // other obstacles share unmentioned_checked_, so a grasp costs nothing per obstacle.
+  std::vector<std::uint8_t> rows;
+  std::vector<int> obstacle_row, row_obstacle;
   if (matrix_changed) {
-    rows.reserve(obstacles * count);
-    mentioned.reserve(obstacles);
-    for (const Obstacle& obstacle : scene_.obstacles)
-      mentioned.push_back(append_checked_row(obstacle, unmentioned, rows) ? 1 : 0);
+    obstacle_row.assign(scene_.obstacles.size(), -1);
+    for (size_t o = 0; o < scene_.obstacles.size(); ++o) {
+      if (!allowed_.mentions(scene_.obstacles[o].object)) continue;
+      append_mentioned_row(scene_.obstacles[o], count, rows);
+      obstacle_row[o] = static_cast<int>(row_obstacle.size());
+      row_obstacle.push_back(static_cast<int>(o));
+    }
   } else {
     size_t unmoved = 0;
     while (unmoved < count && sources[unmoved] == static_cast<int>(unmoved)) ++unmoved;
-    rows.resize(obstacles * count);
-    for (size_t o = 0; o < obstacles; ++o) {
-      const std::uint8_t* from_row = obstacle_checked_.data() + o * old_count;
-      std::uint8_t* row = rows.data() + o * count;
+    rows.resize(mentioned_row_obstacle_.size() * count);
+    for (size_t r = 0; r < mentioned_row_obstacle_.size(); ++r) {
+      const std::uint8_t* from_row = mentioned_checked_.data() + r * old_count;
+      std::uint8_t* row = rows.data() + r * count;
+      const std::string& object =
+          scene_.obstacles[static_cast<size_t>(mentioned_row_obstacle_[r])].object;
       std::copy_n(from_row, unmoved, row);
       for (size_t s = unmoved; s < count; ++s) {
         const int from = sources[s];
-        row[s] = from >= 0                ? from_row[from]
-                 : obstacle_mentioned_[o] ? obstacle_pair_checked(s, scene_.obstacles[o].object)
-                                          : unmentioned[s];
+        row[s] = from >= 0 ? from_row[from] : obstacle_pair_checked(s, object);
       }
     }
   }
@@ -524,8 +545,11 @@ void CollisionWorld::refresh_robot_shapes(const std::vector<int>& sources, bool 
   shape_prechecked_.swap(prechecked);
   unmentioned_checked_.swap(unmentioned);
   self_pairs_.swap(pairs);
-  obstacle_checked_.swap(rows);
-  if (matrix_changed) obstacle_mentioned_.swap(mentioned);
+  mentioned_checked_.swap(rows);
+  if (matrix_changed) {
+    obstacle_row_.swap(obstacle_row);
+    mentioned_row_obstacle_.swap(row_obstacle);
+  }
   shape_ids_.swap(ids);
   shape_count_ = count;
   layout_stamp_ = next_layout_stamp();
