@@ -40,11 +40,10 @@ CHROMEDRIVER = os.path.abspath(os.environ.get("GJK_CHROMEDRIVER", "/usr/bin/chro
 INSTALL_HINT = ("install Debian's chromium, chromium-driver, python3-selenium and python3-pil "
                 "(bash scripts/install-deps.sh does)")
 BROWSER_ATTEMPTS = 3
-# WebDriver messages that mean the browser or its page process went away, not that the page is
-# wrong: worth a new browser.
+# WebDriver messages, once the browser has started, that mean it or its page process went away,
+# not that the page is wrong: worth a new browser. (A failed start is always worth one.)
 BROWSER_LOST_MESSAGES = ("tab crashed", "renderer", "disconnected", "session deleted",
-                         "chrome not reachable", "devtoolsactiveport", "chrome failed to start",
-                         "session not created")
+                         "chrome not reachable")
 
 
 class BrowserLost(Exception):
@@ -113,9 +112,8 @@ def start_browser(width: int, height: int) -> Any:
         driver.set_window_size(width + inner[0], height + inner[1])
     except Exception as e:  # noqa: BLE001 - the browser is closed whatever went wrong
         quit_quietly(driver)
-        if browser_lost(e):
-            raise BrowserLost(f"Chromium's first page died ({first_line(e)})") from None
-        fail(4, f"headless Chromium could not size its window: {first_line(e)}")
+        give_up_on(e, "Chromium's first page died",
+                   "headless Chromium could not size its window")
     return driver
 
 
@@ -140,6 +138,14 @@ def browser_lost(error: BaseException) -> bool:
         return True
     text = (getattr(error, "msg", None) or str(error)).lower()
     return isinstance(error, WebDriverException) and any(m in text for m in BROWSER_LOST_MESSAGES)
+
+
+def give_up_on(error: BaseException, lost: str, refused: str) -> NoReturn:
+    """A browser that went away raises BrowserLost ("LOST (message)"), to be retried; any other
+    error exits 4 ("REFUSED: message")."""
+    if browser_lost(error):
+        raise BrowserLost(f"{lost} ({first_line(error)})") from None
+    fail(4, f"{refused}: {first_line(error)}")
 
 
 def open_page(driver: Any, page: Path) -> List[str]:
@@ -289,13 +295,12 @@ def snapshot(args: argparse.Namespace, size: Tuple[int, int]) -> None:
                 write = lambda tmp: Path(tmp).write_bytes(png)  # noqa: E731
             problems = [e for e in driver.get_log("browser")
                         if e["level"] in ("SEVERE", "WARNING")]
-        except Exception as e:  # noqa: BLE001 - sorted below: a lost browser is retried
-            if browser_lost(e):
-                raise BrowserLost(f"Chromium's page died ({first_line(e)})") from None
+        except Exception as e:  # noqa: BLE001 - WebDriver's errors sorted, the others raised
             from selenium.common.exceptions import WebDriverException
-            if isinstance(e, WebDriverException):
-                fail(4, f"{args.page}: headless Chromium refused the snapshot: {first_line(e)}")
-            raise
+            if not isinstance(e, WebDriverException):
+                raise
+            give_up_on(e, "Chromium's page died",
+                       f"{args.page}: headless Chromium refused the snapshot")
     finally:
         quit_quietly(driver)
     # Written only once every tile is rendered, so a lost browser leaves no partial PNG.
