@@ -19,8 +19,9 @@ run is unknown); 4 no headless Chromium (not installed, or it could not start) o
 not be written.
 
 Chromium's page process sometimes dies under load ("tab crashed", "Unable to receive message from
-renderer"); the snapshot is then taken again in a new browser, up to three browsers in all, and
-nothing is written until one of them has rendered every tile.
+renderer"), or leaves a WebDriver call waiting for good; such a browser is killed (after 30 s
+without an answer, for a hung one) and the snapshot taken again in a new browser, up to three
+browsers in all. Nothing is written until one of them has rendered every tile.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -40,6 +42,10 @@ CHROMEDRIVER = os.path.abspath(os.environ.get("GJK_CHROMEDRIVER", "/usr/bin/chro
 INSTALL_HINT = ("install Debian's chromium, chromium-driver, python3-selenium and python3-pil "
                 "(bash scripts/install-deps.sh does)")
 BROWSER_ATTEMPTS = 3
+# A WebDriver call still unanswered after this long is taken for a hung browser: a page process
+# that dies before ChromeDriver watches it can leave the call waiting for good (seen under load).
+# The browser is then killed and another tried, as after a crash.
+BROWSER_CALL_SECONDS = 30
 # WebDriver messages, once the browser has started, that mean it or its page process went away,
 # not that the page is wrong: worth a new browser. (A failed start is always worth one.)
 BROWSER_LOST_MESSAGES = ("tab crashed", "renderer", "disconnected", "session deleted",
@@ -100,9 +106,14 @@ def start_browser(width: int, height: int) -> Any:
                 "--disable-sync"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
+    RemoteConnection.set_timeout(BROWSER_CALL_SECONDS)
+    # ChromeDriver and its Chromium in a process group of their own: killed together when hung.
+    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
     try:
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        driver = webdriver.Chrome(service=service, options=options)
     except Exception as e:  # noqa: BLE001 - any start failure is reported the same way
+        kill_browser(service)
         raise BrowserLost(f"cannot start headless Chromium ({CHROMIUM}, {CHROMEDRIVER}): "
                           f"{first_line(e)}") from None
     try:
@@ -111,18 +122,39 @@ def start_browser(width: int, height: int) -> Any:
                                       " window.outerHeight - window.innerHeight];")
         driver.set_window_size(width + inner[0], height + inner[1])
     except Exception as e:  # noqa: BLE001 - the browser is closed whatever went wrong
-        quit_quietly(driver)
+        close_after(driver, e)
         give_up_on(e, "Chromium's first page died",
                    "headless Chromium could not size its window")
     return driver
 
 
+def kill_browser(service: Any) -> None:
+    """Kills ChromeDriver and the Chromium it started (their process group), hung or not."""
+    process = getattr(service, "process", None)
+    if process is None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except OSError:  # already gone
+        pass
+    process.wait()
+
+
+def close_after(driver: Any, error: BaseException) -> None:
+    """Closes the browser after `error`: killed at once when it is lost (a hung one would keep
+    quit() waiting), else quit."""
+    if browser_lost(error):
+        kill_browser(driver.service)
+    quit_quietly(driver)
+
+
 def quit_quietly(driver: Any) -> None:
-    """Closes the browser; a browser that already died may not answer."""
+    """Closes the browser; one that died or hangs is killed (a dead one may not answer)."""
     try:
         driver.quit()
     except Exception:  # noqa: BLE001 - nothing more to do with a dead browser
         pass
+    kill_browser(driver.service)
 
 
 def first_line(error: BaseException) -> str:
@@ -132,9 +164,12 @@ def first_line(error: BaseException) -> str:
 
 
 def browser_lost(error: BaseException) -> bool:
-    """True for WebDriver errors that say the browser, not the page, failed."""
+    """True for WebDriver errors that say the browser, not the page, failed, and for a call that
+    timed out (BROWSER_CALL_SECONDS) or found ChromeDriver gone."""
+    import urllib3
     from selenium.common.exceptions import InvalidSessionIdException, WebDriverException
-    if isinstance(error, InvalidSessionIdException):
+    if isinstance(error, (InvalidSessionIdException, urllib3.exceptions.HTTPError, ConnectionError,
+                          TimeoutError)):
         return True
     text = (getattr(error, "msg", None) or str(error)).lower()
     return isinstance(error, WebDriverException) and any(m in text for m in BROWSER_LOST_MESSAGES)
@@ -144,7 +179,7 @@ def give_up_on(error: BaseException, lost: str, refused: str) -> NoReturn:
     """A browser that went away raises BrowserLost ("LOST (message)"), to be retried; any other
     error exits 4 ("REFUSED: message")."""
     if browser_lost(error):
-        raise BrowserLost(f"{lost} ({first_line(error)})") from None
+        raise BrowserLost(f"{lost} ({first_line(error) or type(error).__name__})") from None
     fail(4, f"{refused}: {first_line(error)}")
 
 
@@ -297,8 +332,9 @@ def snapshot(args: argparse.Namespace, size: Tuple[int, int]) -> None:
                         if e["level"] in ("SEVERE", "WARNING")]
         except Exception as e:  # noqa: BLE001 - WebDriver's errors sorted, the others raised
             from selenium.common.exceptions import WebDriverException
-            if not isinstance(e, WebDriverException):
+            if not isinstance(e, WebDriverException) and not browser_lost(e):
                 raise
+            close_after(driver, e)
             give_up_on(e, "Chromium's page died",
                        f"{args.page}: headless Chromium refused the snapshot")
     finally:
