@@ -91,9 +91,7 @@ def start_browser(width: int, height: int) -> Any:
         if not os.access(program, os.X_OK):
             fail(4, f"no headless Chromium: {program} is not installed; {INSTALL_HINT}")
     try:
-        from selenium import webdriver
         from selenium.webdriver.chrome.options import Options
-        from selenium.webdriver.chrome.service import Service
     except ImportError as e:
         fail(4, f"python3-selenium is needed ({e}); {INSTALL_HINT}")
     options = Options()
@@ -106,14 +104,9 @@ def start_browser(width: int, height: int) -> Any:
                 "--disable-sync"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    from selenium.webdriver.remote.remote_connection import RemoteConnection
-    RemoteConnection.set_timeout(BROWSER_CALL_SECONDS)
-    # ChromeDriver and its Chromium in a process group of their own: killed together when hung.
-    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
     try:
-        driver = webdriver.Chrome(service=service, options=options)
+        driver = new_driver(options)
     except Exception as e:  # noqa: BLE001 - any start failure is reported the same way
-        kill_browser(service)
         raise BrowserLost(f"cannot start headless Chromium ({CHROMIUM}, {CHROMEDRIVER}): "
                           f"{first_line(e)}") from None
     try:
@@ -122,10 +115,27 @@ def start_browser(width: int, height: int) -> Any:
                                       " window.outerHeight - window.innerHeight];")
         driver.set_window_size(width + inner[0], height + inner[1])
     except Exception as e:  # noqa: BLE001 - the browser is closed whatever went wrong
-        close_after(driver, e)
+        quit_quietly(driver, lost=browser_lost(e))
         give_up_on(e, "Chromium's first page died",
                    "headless Chromium could not size its window")
     return driver
+
+
+def new_driver(options: Any) -> Any:
+    """A ChromeDriver session with `options` (the browser tests start theirs here too). Its calls
+    time out after BROWSER_CALL_SECONDS, and ChromeDriver and its Chromium run in a process group
+    of their own, so that kill_browser kills both; a start that fails leaves nothing running."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
+
+    RemoteConnection.set_timeout(BROWSER_CALL_SECONDS)
+    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
+    try:
+        return webdriver.Chrome(service=service, options=options)
+    except Exception:
+        kill_browser(service)
+        raise
 
 
 def kill_browser(service: Any) -> None:
@@ -140,20 +150,14 @@ def kill_browser(service: Any) -> None:
     process.wait()
 
 
-def close_after(driver: Any, error: BaseException) -> None:
-    """Closes the browser after `error`: killed at once when it is lost (a hung one would keep
-    quit() waiting), else quit."""
-    if browser_lost(error):
-        kill_browser(driver.service)
-    quit_quietly(driver)
-
-
-def quit_quietly(driver: Any) -> None:
-    """Closes the browser; one that died or hangs is killed (a dead one may not answer)."""
-    try:
-        driver.quit()
-    except Exception:  # noqa: BLE001 - nothing more to do with a dead browser
-        pass
+def quit_quietly(driver: Any, lost: bool = False) -> None:
+    """Closes the browser. A `lost` one is killed without quit(), which a hung browser would keep
+    waiting; otherwise whatever quit() leaves running (or a dead browser ignored) is killed."""
+    if not lost:
+        try:
+            driver.quit()
+        except Exception:  # noqa: BLE001 - nothing more to do with a dead browser
+            pass
     kill_browser(driver.service)
 
 
@@ -314,6 +318,7 @@ def main() -> None:
 def snapshot(args: argparse.Namespace, size: Tuple[int, int]) -> None:
     """One browser: opens the page, renders, writes the PNG; raises BrowserLost if it dies."""
     driver = start_browser(*size)
+    lost = False
     try:
         try:
             runs = open_page(driver, args.page)
@@ -332,13 +337,13 @@ def snapshot(args: argparse.Namespace, size: Tuple[int, int]) -> None:
                         if e["level"] in ("SEVERE", "WARNING")]
         except Exception as e:  # noqa: BLE001 - WebDriver's errors sorted, the others raised
             from selenium.common.exceptions import WebDriverException
-            if not isinstance(e, WebDriverException) and not browser_lost(e):
+            lost = browser_lost(e)
+            if not isinstance(e, WebDriverException) and not lost:
                 raise
-            close_after(driver, e)
             give_up_on(e, "Chromium's page died",
                        f"{args.page}: headless Chromium refused the snapshot")
     finally:
-        quit_quietly(driver)
+        quit_quietly(driver, lost)
     # Written only once every tile is rendered, so a lost browser leaves no partial PNG.
     save_atomically(args.out, write)
     for p in problems:

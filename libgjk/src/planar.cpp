@@ -234,7 +234,9 @@ void drop_unweighted(Simplex& s) {
   s.size = kept;
 }
 
-/// Index of the first of `n` points maximising <v, (dx, dy)>.
+/// Index of the first of `n` points maximising <v, (dx, dy)>. On a raw pointer with the bounds
+/// hoisted: through vertices_[i] and size() the compiler reloaded the vector's pointers every
+/// iteration (issue 18: 60 instructions a call on a 4-gon).
 int scan_points(const Vec2* v, int n, double dx, double dy) {
   int best = 0;
   double best_dot = v[0].x() * dx + v[0].y() * dy;
@@ -254,8 +256,8 @@ int climb_points(const Vec2* v, int n, double dx, double dy, int hint) {
   // <v, d> is unimodal around a convex polygon: walk forward while it rises, else backward.
   // Each vertex costs one dot product and a compare, as the hint is usually the answer or next
   // to it; the neighbours wrap by a compare. Computing both neighbours first, by `%` (two integer
-  // divisions), took 1.1-1.4x longer on seed 001's 4-24-gons (docs/benchmarks.md, issue 18).
-  // Each step strictly increases <v, d>, so the walk ends.
+  // divisions), took 1.13x longer (median; up to 1.37x) on seed 001's 4-24-gons
+  // (docs/benchmarks.md, issue 18). Each step strictly increases <v, d>, so the walk ends.
   int j = i + 1 < n ? i + 1 : 0;
   double there = v[j].x() * dx + v[j].y() * dy;
   if (there > here) {
@@ -442,8 +444,6 @@ ConvexPolygon ConvexPolygon::from_points(const std::vector<Vec2>& points) {
 }
 
 int ConvexPolygon::support_brute_force(const Vec2& d) const {
-  // Raw pointer and hoisted bounds: through vertices_[i] and size() the compiler reloaded the
-  // vector's pointers every iteration (issue 18: 60 instructions a call on a 4-gon).
   return scan_points(vertices_.data(), size(), d.x(), d.y());
 }
 

@@ -62,7 +62,6 @@ BROWSER_ATTEMPTS = 3  # browsers tried per page load, as scripts/replay_screensh
 def start_chromium(chromium: str) -> Any:
     """Headless Chromium with WebGL (SwiftShader), the page's console captured."""
     from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
 
     options = Options()
     options.binary_location = chromium
@@ -73,15 +72,13 @@ def start_chromium(chromium: str) -> Any:
                 "--disable-sync"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    from selenium.webdriver.remote.remote_connection import RemoteConnection
-    # As the screenshot script does: a call that hangs times out, and the browser is killed.
-    RemoteConnection.set_timeout(screenshot_script().BROWSER_CALL_SECONDS)
-    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
+    # As the screenshot script starts its own: a call that hangs times out, and the browser can
+    # be killed whole.
+    driver = screenshot_script().new_driver(options)
     try:
-        driver = webdriver.Chrome(service=service, options=options)
         driver.set_window_size(WIDTH, HEIGHT)
     except Exception:
-        screenshot_script().kill_browser(service)
+        screenshot_script().kill_browser(driver.service)
         raise
     return driver
 
