@@ -117,6 +117,8 @@ void register_2d();
 void check_2d();
 void register_static_3d();
 void check_static_3d();
+void register_mixed();  // 3D mixed pairs: primitives and small hulls against hulls
+void check_mixed();
 void register_tracking();
 /// Robots: FK + all link-obstacle distances per configuration (bench_robots.cpp).
 void register_robots();

@@ -110,50 +110,28 @@ void check_static_3d() {
     for (const gt::PairClass kind : kClasses) {
       const Data3& d = data3(n, kind);
       const char* cls = gt::to_string(kind);
-      const bool overlapping = kind == gt::PairClass::Overlapping;
-      std::vector<double> ref_distance, ref_collide, ref_depth, signed_distance, exact_depth;
+      ExactAnswers exact;
+      exact.overlapping = kind == gt::PairClass::Overlapping;
+      // Unambiguous pairs only: apart by >= 0.01, or overlapping by more than 1e-6.
+      exact.verdict = [kind](std::size_t, double depth) {
+        return kind == gt::PairClass::Distant                       ? 0.0
+               : kind == gt::PairClass::Overlapping && depth > 1e-6 ? 1.0
+                                                                    : std::nan("");
+      };
       // The exact depth from the reference oracle (qhull of A - B) on the first 100 overlapping
       // pairs of the smaller sizes (its cost grows with N^2).
       const std::size_t oracle_pairs =
-          overlapping && n <= 128 ? std::min<std::size_t>(100, d.pairs.size()) : 0;
+          exact.overlapping && n <= 128 ? std::min<std::size_t>(100, d.pairs.size()) : 0;
       for (std::size_t i = 0; i < d.pairs.size(); ++i) {
         const Pair3& p = d.pairs[i];
-        ref_distance.push_back(gjk_distance_sv(p));
-        ref_collide.push_back(gjk_collide(p));
-        ref_depth.push_back(overlapping ? gjk_penetration(p) : 0.0);
-        signed_distance.push_back(overlapping ? -ref_depth.back() : ref_distance.back());
-        exact_depth.push_back(i < oracle_pairs ? gt::reference_query(world_vertices(*p.a, p.pose_a),
+        exact.depth.push_back(i < oracle_pairs ? gt::reference_query(world_vertices(*p.a, p.pose_a),
                                                                      world_vertices(*p.b, p.pose_b))
                                                      .depth
                                                : nan);
       }
-      for (const Engine3& e : engines3()) {
-        if (!applies(e.query, kind)) continue;
-        AgreementBuilder b("3D static", e.query, cls, n, e.name, e.tolerance);
-        for (std::size_t i = 0; i < d.pairs.size(); ++i) {
-          const Pair3& p = d.pairs[i];
-          double reference = 0.0, exact = nan;
-          switch (e.query) {
-            case Query::Distance:
-              reference = ref_distance[i];
-              exact = p.exact_distance;
-              break;
-            case Query::Collide:
-              reference = ref_collide[i];
-              // Unambiguous pairs only: apart by >= 0.01, or overlapping by more than 1e-6.
-              exact = kind == gt::PairClass::Distant                              ? 0.0
-                      : kind == gt::PairClass::Overlapping && ref_depth[i] > 1e-6 ? 1.0
-                                                                                  : nan;
-              break;
-            case Query::Penetration:
-              reference = ref_depth[i];
-              exact = exact_depth[i];
-              break;
-          }
-          b.add(e.fn(p), reference, exact, signed_distance[i], [&] { return describe(p, cls); });
-        }
-        agreement_results().push_back(b.result());
-      }
+      check_engines3(
+          "3D static", d.pairs, cls, n, [kind](const Engine3& e) { return applies(e.query, kind); },
+          exact, [cls](const Pair3& p) { return describe(p, cls); });
     }
   }
 }

@@ -122,35 +122,6 @@ std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& s) {
       s.geometry);
 }
 
-std::unique_ptr<btConvexShape> to_bullet(const gjk::Shape& s) {
-  if (s.inflation != 0.0) return nullptr;
-  return std::visit(
-      [](const auto& g) -> std::unique_ptr<btConvexShape> {
-        using G = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<G, gjk::Sphere>) {
-          return std::make_unique<btSphereShape>(g.radius);
-        } else if constexpr (std::is_same_v<G, gjk::Box>) {
-          auto b = std::make_unique<btBoxShape>(
-              btVector3(g.half_extents.x(), g.half_extents.y(), g.half_extents.z()));
-          b->setMargin(0.0);
-          return b;
-        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
-          return std::make_unique<btCapsuleShapeZ>(g.radius, 2 * g.half_length);
-        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
-          auto c = std::make_unique<btCylinderShapeZ>(btVector3(g.radius, g.radius, g.half_length));
-          c->setMargin(0.0);
-          return c;
-        } else {
-          auto h = std::make_unique<btConvexHullShape>();
-          for (const Vec3& v : g.vertices()) h->addPoint(btVector3(v.x(), v.y(), v.z()), false);
-          h->recalcLocalAabb();
-          h->setMargin(0.0);
-          return h;
-        }
-      },
-      s.geometry);
-}
-
 btTransform to_bt(const Pose& pose) {
   const Eigen::Matrix3d& r = pose.linear();
   return btTransform(
@@ -182,38 +153,6 @@ Engines make_engines(const gt::AdversarialCase& c) {
 }
 
 // ---- libccd support functions (written for this benchmark) ------------------------------------
-
-Vec3 local_support(const gjk::Shape& s, const Vec3& d) {
-  const double n = d.norm();
-  const Vec3 u = n > 0.0 ? Vec3(d / n) : Vec3::UnitX();
-  const Vec3 core = std::visit(
-      [&](const auto& g) -> Vec3 {
-        using G = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<G, gjk::Sphere>) {
-          return g.radius * u;
-        } else if constexpr (std::is_same_v<G, gjk::Box>) {
-          const Vec3& h = g.half_extents;
-          return Vec3(d.x() >= 0 ? h.x() : -h.x(), d.y() >= 0 ? h.y() : -h.y(),
-                      d.z() >= 0 ? h.z() : -h.z());
-        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
-          return Vec3(0, 0, d.z() >= 0 ? g.half_length : -g.half_length) + g.radius * u;
-        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
-          const double radial = std::hypot(d.x(), d.y());
-          const double z = d.z() >= 0 ? g.half_length : -g.half_length;
-          return radial > 0.0 ? Vec3(g.radius * d.x() / radial, g.radius * d.y() / radial, z)
-                              : Vec3(0, 0, z);
-        } else {
-          const std::vector<Vec3>& v = g.vertices();
-          std::size_t best = 0;
-          for (std::size_t i = 1; i < v.size(); ++i) {
-            if (v[i].dot(d) > v[best].dot(d)) best = i;
-          }
-          return v[best];
-        }
-      },
-      s.geometry);
-  return core + s.inflation * u;
-}
 
 void ccd_support(const void* object, const ccd_vec3_t* dir, ccd_vec3_t* out) {
   const CcdShape& c = *static_cast<const CcdShape*>(object);

@@ -5,7 +5,9 @@
 //                                    vs the exact answers the data sets know; prints Markdown
 //   gjk_bench --quick ...            small data sets (100 pairs, 5 sequences) and a short
 //                                    minimum time: a smoke run of everything in seconds
-//   --sections=2d,3d,track,seed002   restricts --check (benchmarks: use --benchmark_filter);
+//   --sections=2d,3d,mixed,track,seed002   restricts --check (benchmarks: use
+//                                    --benchmark_filter); mixed: a box, sphere or capsule
+//                                    against a 100-point hull, 8 against 512 points;
 //                                    seed002: seed 002's Tables 2-3 settings
 //   --check --sections=mesh          meshes and octree cells: libgjk and FCL vs brute force over
 //                                    every triangle / cell (docs/benchmarks.md); not in the default
@@ -26,7 +28,7 @@
 
 int main(int argc, char** argv) {
   bool check = false, quick = false;
-  std::string sections = "2d,3d,track,seed002";
+  std::string sections = "2d,3d,mixed,track,seed002";
   bool has_min_time = false;
   std::vector<char*> args;
   static std::string min_time_flag;
@@ -65,6 +67,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     if (want("2d")) bench::check_2d();
     if (want("3d")) bench::check_static_3d();
+    if (want("mixed")) bench::check_mixed();
     if (want("track")) bench::check_tracking();
     if (want("seed002")) bench::check_seed002();
     if (want("adversarial")) bench::check_adversarial();
@@ -80,6 +83,7 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
   bench::register_2d();
   bench::register_static_3d();
+  bench::register_mixed();
   bench::register_tracking();
   bench::register_robots();
   bench::register_planner();

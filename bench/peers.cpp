@@ -11,30 +11,24 @@
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 namespace bench {
 
 std::unique_ptr<Body3> make_body3(const std::vector<Vec3>& points) {
+  return make_body3(gjk::Shape(gjk::ConvexPolytope::from_points(points)));
+}
+
+std::unique_ptr<Body3> make_body3(gjk::Shape shape) {
   auto body = std::make_unique<Body3>();
-  body->shape = gjk::Shape(gjk::ConvexPolytope::from_points(points));
-  const gjk::ConvexPolytope& hull = body->polytope();
-
-  auto vertices =
-      std::make_shared<std::vector<fcl::Vector3d>>(hull.vertices().begin(), hull.vertices().end());
-  auto faces = std::make_shared<std::vector<int>>();
-  faces->reserve(hull.triangles().size() * 4);
-  for (const auto& t : hull.triangles()) {
-    faces->push_back(3);
-    for (const std::uint32_t i : t) faces->push_back(static_cast<int>(i));
-  }
-  body->fcl =
-      std::make_shared<fcl::Convexd>(vertices, static_cast<int>(hull.triangles().size()), faces);
-
-  body->bullet = std::make_unique<btConvexHullShape>();
-  for (const Vec3& v : hull.vertices())
-    body->bullet->addPoint(btVector3(v.x(), v.y(), v.z()), false);
-  body->bullet->recalcLocalAabb();
-  body->bullet->setMargin(0.0);
+  body->shape = std::move(shape);
+  body->fcl = to_fcl(body->shape);
+  body->bullet = to_bullet(body->shape);
+  if (!body->bullet) throw std::invalid_argument("make_body3: inflated shapes are not mapped");
   return body;
 }
 
@@ -50,10 +44,12 @@ btTransform to_bullet(const Pose& pose) {
 
 CcdBody to_ccd(const Body3& body, const Pose& pose) {
   CcdBody c;
-  c.vertices = &body.polytope().vertices();
+  c.shape = &body.shape;
+  const auto* hull = std::get_if<gjk::ConvexPolytope>(&body.shape.geometry);
+  c.vertices = hull != nullptr ? &hull->vertices() : nullptr;
   c.rotation = pose.linear();
   c.translation = pose.translation();
-  c.centre = pose * body.polytope().center();
+  c.centre = pose * (hull != nullptr ? hull->center() : Vec3::Zero());
   return c;
 }
 
@@ -159,6 +155,11 @@ double fcl_penetration(const Pair3& p) {
 void ccd_support(const void* object, const ccd_vec3_t* dir, ccd_vec3_t* out) {
   const CcdBody& body = *static_cast<const CcdBody*>(object);
   const Vec3 d = body.rotation.transpose() * Vec3(dir->v[0], dir->v[1], dir->v[2]);
+  if (body.vertices == nullptr) {  // a primitive
+    const Vec3 w = body.rotation * local_support(*body.shape, d) + body.translation;
+    ccdVec3Set(out, w.x(), w.y(), w.z());
+    return;
+  }
   const std::vector<Vec3>& v = *body.vertices;
   std::size_t best = 0;
   double best_dot = v[0].dot(d);
@@ -228,10 +229,12 @@ btVector3 bullet_guess(const Pair3& p) {
 
 double bullet_distance(const Pair3& p) {
   btGjkEpaSolver2::sResults r;
-  return btGjkEpaSolver2::Distance(p.a->bullet.get(), p.bt_a, p.b->bullet.get(), p.bt_b,
-                                   bullet_guess(p), r)
-             ? r.distance
-             : 0.0;
+  if (!btGjkEpaSolver2::Distance(p.a->bullet.get(), p.bt_a, p.b->bullet.get(), p.bt_b,
+                                 bullet_guess(p), r))
+    return 0.0;  // the cores overlap
+  // Distance() works on the cores: the margins (a sphere's or capsule's radius; 0 for hulls and
+  // boxes) come off.
+  return std::max(0.0, r.distance - p.a->bullet->getMargin() - p.b->bullet->getMargin());
 }
 
 double bullet_penetration(const Pair3& p) {
@@ -299,6 +302,105 @@ const std::vector<Engine3>& engines3() {
       {"fcl-ccd", Query::Penetration, fcl_penetration, kDepthTolerance},
   };
   return e;
+}
+
+void check_engines3(const std::string& section, const std::vector<Pair3>& pairs, const char* cls,
+                    int size, const std::function<bool(const Engine3&)>& keep,
+                    const ExactAnswers& exact,
+                    const std::function<std::string(const Pair3&)>& describe) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> ref_distance, ref_collide, ref_depth;
+  for (const Pair3& p : pairs) {
+    ref_distance.push_back(gjk_distance_sv(p));
+    ref_collide.push_back(gjk_collide(p));
+    ref_depth.push_back(exact.overlapping ? gjk_penetration(p) : 0.0);
+  }
+  for (const Engine3& e : engines3()) {
+    if (!keep(e)) continue;
+    AgreementBuilder b(section, e.query, cls, size, e.name, e.tolerance);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      const Pair3& p = pairs[i];
+      double reference = 0.0, known = nan;
+      switch (e.query) {
+        case Query::Distance:
+          reference = ref_distance[i];
+          known = p.exact_distance;
+          break;
+        case Query::Collide:
+          reference = ref_collide[i];
+          known = exact.verdict(i, ref_depth[i]);
+          break;
+        case Query::Penetration:
+          reference = ref_depth[i];
+          known = i < exact.depth.size() ? exact.depth[i] : nan;
+          break;
+      }
+      const double signed_distance = exact.overlapping ? -ref_depth[i] : ref_distance[i];
+      b.add(e.fn(p), reference, known, signed_distance, [&] { return describe(p); });
+    }
+    agreement_results().push_back(b.result());
+  }
+}
+
+Vec3 local_support(const gjk::Shape& s, const Vec3& d) {
+  const double n = d.norm();
+  const Vec3 u = n > 0.0 ? Vec3(d / n) : Vec3::UnitX();
+  const Vec3 core = std::visit(
+      [&](const auto& g) -> Vec3 {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, gjk::Sphere>) {
+          return g.radius * u;
+        } else if constexpr (std::is_same_v<G, gjk::Box>) {
+          const Vec3& h = g.half_extents;
+          return Vec3(d.x() >= 0 ? h.x() : -h.x(), d.y() >= 0 ? h.y() : -h.y(),
+                      d.z() >= 0 ? h.z() : -h.z());
+        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
+          return Vec3(0, 0, d.z() >= 0 ? g.half_length : -g.half_length) + g.radius * u;
+        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
+          const double radial = std::hypot(d.x(), d.y());
+          const double z = d.z() >= 0 ? g.half_length : -g.half_length;
+          return radial > 0.0 ? Vec3(g.radius * d.x() / radial, g.radius * d.y() / radial, z)
+                              : Vec3(0, 0, z);
+        } else {
+          const std::vector<Vec3>& v = g.vertices();
+          std::size_t best = 0;
+          for (std::size_t i = 1; i < v.size(); ++i) {
+            if (v[i].dot(d) > v[best].dot(d)) best = i;
+          }
+          return v[best];
+        }
+      },
+      s.geometry);
+  return core + s.inflation * u;
+}
+
+std::unique_ptr<btConvexShape> to_bullet(const gjk::Shape& s) {
+  if (s.inflation != 0.0) return nullptr;
+  return std::visit(
+      [](const auto& g) -> std::unique_ptr<btConvexShape> {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, gjk::Sphere>) {
+          return std::make_unique<btSphereShape>(g.radius);
+        } else if constexpr (std::is_same_v<G, gjk::Box>) {
+          auto b = std::make_unique<btBoxShape>(
+              btVector3(g.half_extents.x(), g.half_extents.y(), g.half_extents.z()));
+          b->setMargin(0.0);
+          return b;
+        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
+          return std::make_unique<btCapsuleShapeZ>(g.radius, 2 * g.half_length);
+        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
+          auto c = std::make_unique<btCylinderShapeZ>(btVector3(g.radius, g.radius, g.half_length));
+          c->setMargin(0.0);
+          return c;
+        } else {
+          auto h = std::make_unique<btConvexHullShape>();
+          for (const Vec3& v : g.vertices()) h->addPoint(btVector3(v.x(), v.y(), v.z()), false);
+          h->recalcLocalAabb();
+          h->setMargin(0.0);
+          return h;
+        }
+      },
+      s.geometry);
 }
 
 std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& shape) {

@@ -10,10 +10,12 @@
 //    geometries (its narrow-phase dispatch), with default requests apart from the solver type.
 //  - libccd 2.1 (called directly): a support function scanning the same hull vertices in the
 //    body's frame (direction rotated in, vertex rotated and translated out), and the world centre
-//    of the vertices for MPR; default ccd_t tolerances, first direction ccdFirstDirDefault,
-//    max_iterations 1000. The packaged 2.1 has no ccdGJKDist: no libccd distance row.
+//    of the vertices for MPR (a primitive: its analytic support, local_support, and its centre);
+//    default ccd_t tolerances, first direction ccdFirstDirDefault, max_iterations 1000. The
+//    packaged 2.1 has no ccdGJKDist: no libccd distance row.
 //  - Bullet 3.24 (the double-precision build, BT_USE_DOUBLE_PRECISION): btConvexHullShape on the
-//    same hull vertices with margin 0, btTransform poses; btGjkEpaSolver2 with the guess
+//    same hull vertices with margin 0 (btBoxShape with margin 0, btSphereShape, btCapsuleShapeZ
+//    for primitives), btTransform poses; btGjkEpaSolver2 with the guess
 //    origin(B) - origin(A) (what btGjkEpaPenetrationDepthSolver passes), and btGjkPairDetector
 //    with btVoronoiSimplexSolver + btGjkEpaPenetrationDepthSolver (Bullet's default pipeline).
 // Nobody gets pre-transformed vertices.
@@ -29,6 +31,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -39,11 +42,12 @@ namespace bench {
 using gjk::Pose;
 using gjk::Vec3;
 
-/// One convex hull in every engine's form.
+/// One convex body (a hull, or a primitive of the mixed pairs) in every engine's form.
 struct Body3 {
-  gjk::Shape shape;  ///< gjk::ConvexPolytope
-  std::shared_ptr<fcl::Convexd> fcl;
-  std::unique_ptr<btConvexHullShape> bullet;
+  gjk::Shape shape;
+  std::shared_ptr<fcl::CollisionGeometryd> fcl;
+  std::unique_ptr<btConvexShape> bullet;
+  /// The hull; throws std::bad_variant_access for a primitive.
   const gjk::ConvexPolytope& polytope() const {
     return std::get<gjk::ConvexPolytope>(shape.geometry);
   }
@@ -51,13 +55,17 @@ struct Body3 {
 
 /// Builds the hull of `points` (qhull, via gjk::ConvexPolytope) and hands it to every engine.
 std::unique_ptr<Body3> make_body3(const std::vector<Vec3>& points);
+/// Hands `shape` (a hull, box, sphere, capsule or cylinder without inflation) to every engine.
+std::unique_ptr<Body3> make_body3(gjk::Shape shape);
 
 /// The libccd settings every libccd row uses: CCD_INIT defaults, max_iterations 1000, and the
 /// caller's support and centre callbacks (for both bodies).
 ccd_t make_ccd_settings(ccd_support_fn support, ccd_center_fn centre);
 
-/// libccd's view of a placed body: the hull vertices and the pose (no transformed copy).
+/// libccd's view of a placed body: the hull vertices (null for a primitive, which `shape`
+/// gives) and the pose (no transformed copy).
 struct CcdBody {
+  const gjk::Shape* shape = nullptr;
   const std::vector<Vec3>* vertices = nullptr;
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
   Vec3 translation = Vec3::Zero();
@@ -109,9 +117,32 @@ double gjk_collide(const Pair3& p);
 double gjk_penetration(const Pair3& p);
 double gjk_signed_distance(const Pair3& p);
 
+/// What a data set knows of its pairs' answers besides Pair3::exact_distance (check_engines3).
+struct ExactAnswers {
+  bool overlapping = false;  ///< every pair overlaps: libgjk's depth is the penetration reference
+  /// The exact verdict of pair i (1 collides, 0 apart, NaN ambiguous), given libgjk's depth.
+  std::function<double(std::size_t, double)> verdict;
+  std::vector<double> depth;  ///< exact depths, NaN where unknown; empty: none known
+};
+
+/// The agreement check of one 3D data set: every engine of engines3() that `keep` accepts, on
+/// `pairs`, against libgjk's answers and the exact ones; one row each in agreement_results().
+void check_engines3(const std::string& section, const std::vector<Pair3>& pairs, const char* cls,
+                    int size, const std::function<bool(const Engine3&)>& keep,
+                    const ExactAnswers& exact,
+                    const std::function<std::string(const Pair3&)>& describe);
+
 constexpr double kDistanceTolerance = 1e-6;
 constexpr double kDepthTolerance = 1e-4;
 constexpr double kLibgjkTolerance = 1e-9;
+
+/// The point of `shape` (its own frame) farthest along `d`: the analytic support of a primitive,
+/// a scan of a hull's vertices; the inflation is added along d. libccd's support callbacks.
+Vec3 local_support(const gjk::Shape& shape, const Vec3& d);
+
+/// The same convex shape as a Bullet shape (margin 0 for boxes, cylinders and hulls; a sphere's
+/// or capsule's radius is its margin); inflated shapes are not mapped (null).
+std::unique_ptr<btConvexShape> to_bullet(const gjk::Shape& shape);
 
 /// The same convex shape as an FCL geometry (box, sphere, cylinder, capsule, or fcl::Convexd on
 /// the hull's vertices and triangles); inflated shapes are not mapped (throws).

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 namespace gjk::testing {
 
@@ -61,6 +62,47 @@ Eigen::Matrix3d small_rotation(Rng& rng, double max_angle) {
 }
 
 constexpr double kPi = 3.14159265358979323846;
+
+// A random facet of `hull` (not a sliver): its outward unit normal and a point strictly inside
+// it (barycentric weights of at least 1/30), in the hull's frame.
+void facet_point(Rng& rng, const ConvexPolytope& hull, Vec3& normal, Vec3& point) {
+  const auto& triangles = hull.triangles();
+  if (triangles.empty()) throw std::logic_error("facet_point: flat point set");
+  for (;;) {
+    const auto& t =
+        triangles[static_cast<size_t>(rng.uniform_int(0, static_cast<int>(triangles.size()) - 1))];
+    const Vec3& v0 = hull.vertices()[t[0]];
+    const Vec3& v1 = hull.vertices()[t[1]];
+    const Vec3& v2 = hull.vertices()[t[2]];
+    normal = (v1 - v0).cross(v2 - v0);
+    const double length = normal.norm();
+    if (length < 1e-6) continue;  // skip slivers
+    normal /= length;
+    if (normal.dot(v0 - hull.center()) < 0.0) normal = -normal;
+    double w0 = rng.uniform(0.1, 1.0), w1 = rng.uniform(0.1, 1.0), w2 = rng.uniform(0.1, 1.0);
+    const double sum = w0 + w1 + w2;
+    point = (w0 * v0 + w1 * v1 + w2 * v2) / sum;
+    return;
+  }
+}
+
+// The point of `shape` (rotated by `rotation`, untranslated) farthest along `d` (unit); exact
+// for every shape the mixed pairs use (no ties: the draws are continuous).
+Vec3 farthest_along(const gjk::Shape& shape, const Eigen::Matrix3d& rotation, const Vec3& d) {
+  const Vec3 local = rotation.transpose() * d;
+  if (const auto* box = std::get_if<gjk::Box>(&shape.geometry)) {
+    const Vec3& h = box->half_extents;
+    return rotation * Vec3(local.x() >= 0 ? h.x() : -h.x(), local.y() >= 0 ? h.y() : -h.y(),
+                           local.z() >= 0 ? h.z() : -h.z());
+  }
+  if (const auto* sphere = std::get_if<gjk::Sphere>(&shape.geometry)) return sphere->radius * d;
+  if (const auto* capsule = std::get_if<gjk::Capsule>(&shape.geometry)) {
+    const Vec3 end(0.0, 0.0, local.z() >= 0 ? capsule->half_length : -capsule->half_length);
+    return rotation * end + capsule->radius * d;
+  }
+  const auto& v = std::get<gjk::ConvexPolytope>(shape.geometry).vertices();
+  return rotation * v[argmax_along(v, local)];
+}
 
 }  // namespace
 
@@ -185,27 +227,8 @@ PolytopePair make_sphere_pair(std::uint64_t seed, std::uint64_t index, int n, Pa
   const Eigen::Matrix3d rotation_b = rng.rotation();
   pair.gap = rng.log_uniform(0.01, 2.0);
 
-  // A random facet of A (qhull through ConvexPolytope), a point strictly inside it.
-  const ConvexPolytope hull = ConvexPolytope::from_points(pair.points_a);
-  const auto& triangles = hull.triangles();
-  if (triangles.empty()) throw std::logic_error("make_sphere_pair: flat point set");
   Vec3 normal, point;
-  for (;;) {
-    const auto& t =
-        triangles[static_cast<size_t>(rng.uniform_int(0, static_cast<int>(triangles.size()) - 1))];
-    const Vec3& v0 = hull.vertices()[t[0]];
-    const Vec3& v1 = hull.vertices()[t[1]];
-    const Vec3& v2 = hull.vertices()[t[2]];
-    normal = (v1 - v0).cross(v2 - v0);
-    const double length = normal.norm();
-    if (length < 1e-6) continue;  // skip slivers
-    normal /= length;
-    if (normal.dot(v0 - hull.center()) < 0.0) normal = -normal;
-    double w0 = rng.uniform(0.1, 1.0), w1 = rng.uniform(0.1, 1.0), w2 = rng.uniform(0.1, 1.0);
-    const double sum = w0 + w1 + w2;
-    point = (w0 * v0 + w1 * v1 + w2 * v2) / sum;
-    break;
-  }
+  facet_point(rng, ConvexPolytope::from_points(pair.points_a), normal, point);
   const Vec3 d = pair.pose_a.linear() * normal;
   const Vec3 p = pair.pose_a * point;
   std::vector<Vec3> world_b0;
@@ -224,6 +247,82 @@ std::vector<PolytopePair> make_sphere_pairs(std::uint64_t seed, int count, int n
   for (int i = 0; i < count; ++i)
     pairs.push_back(make_sphere_pair(seed, static_cast<std::uint64_t>(i), n, kind));
   return pairs;
+}
+
+const char* to_string(MixedKind kind) {
+  switch (kind) {
+    case MixedKind::BoxHull:
+      return "box-hull100";
+    case MixedKind::SphereHull:
+      return "sphere-hull100";
+    case MixedKind::CapsuleHull:
+      return "capsule-hull100";
+    case MixedKind::SmallLargeHull:
+      return "hull8-hull512";
+  }
+  return "?";
+}
+
+std::string MixedPair::describe() const {
+  std::ostringstream s;
+  s << "make_mixed_pair(0x" << std::hex << seed << std::dec << ", " << index << ", "
+    << to_string(kind) << ", " << to_string(cls) << "), exact distance " << distance;
+  return s.str();
+}
+
+MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kind, PairClass cls) {
+  Rng rng(mix_seed(mix_seed(mix_seed(seed, index), static_cast<std::uint64_t>(cls)),
+                   static_cast<std::uint64_t>(kind) + 32));
+  MixedPair pair;
+  pair.kind = kind;
+  pair.cls = cls;
+  pair.seed = seed;
+  pair.index = index;
+  const ConvexPolytope hull_a = ConvexPolytope::from_points(
+      sphere_polytope_points(rng, kind == MixedKind::SmallLargeHull ? 512 : 100));
+  switch (kind) {
+    case MixedKind::BoxHull:
+      pair.b = gjk::Shape(
+          gjk::Box{Vec3(rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6))});
+      break;
+    case MixedKind::SphereHull:
+      pair.b = gjk::Shape(gjk::Sphere{rng.uniform(0.1, 0.6)});
+      break;
+    case MixedKind::CapsuleHull: {
+      const double radius = rng.uniform(0.05, 0.3);
+      pair.b = gjk::Shape(gjk::Capsule{radius, rng.uniform(0.1, 0.6)});
+      break;
+    }
+    case MixedKind::SmallLargeHull: {
+      std::vector<Vec3> points = sphere_polytope_points(rng, 8);
+      for (Vec3& q : points) q *= 0.5;
+      pair.b = gjk::Shape(ConvexPolytope::from_points(points));
+      break;
+    }
+  }
+  pair.pose_a = random_pose(rng, 3.0);
+  const Eigen::Matrix3d rotation_b = rng.rotation();
+  double gap = 0.0;
+  switch (cls) {
+    case PairClass::Distant:
+      gap = rng.log_uniform(0.01, 2.0);
+      break;
+    case PairClass::Touching:
+      gap = rng.uniform01() < 1.0 / 3.0 ? 0.0 : rng.log_uniform(1e-12, 1e-9);
+      break;
+    case PairClass::Overlapping:
+      gap = -rng.log_uniform(0.01, 0.3);
+      break;
+  }
+  Vec3 normal, point;
+  facet_point(rng, hull_a, normal, point);
+  const Vec3 d = pair.pose_a.linear() * normal;
+  const Vec3 b_star = farthest_along(pair.b, rotation_b, Vec3(-d));
+  pair.pose_b.linear() = rotation_b;
+  pair.pose_b.translation() = pair.pose_a * point + gap * d - b_star;
+  pair.a = gjk::Shape(hull_a);
+  pair.distance = std::max(gap, 0.0);
+  return pair;
 }
 
 const char* to_string(TrackingClass kind) {

@@ -6,6 +6,8 @@
 
 #include "datasets.hpp"
 
+#include "gjk/shapes.hpp"
+
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
@@ -65,6 +67,42 @@ std::vector<PolygonPair> make_polygon_pairs(std::uint64_t seed, int count, int n
 PolytopePair make_sphere_pair(std::uint64_t seed, std::uint64_t index, int n, PairClass kind);
 
 std::vector<PolytopePair> make_sphere_pairs(std::uint64_t seed, int count, int n, PairClass kind);
+
+// ---------------------------------------------------------------------------------------------
+// 3D mixed pairs: the shapes robots query (issue 18 item 4), with known distances.
+
+enum class MixedKind {
+  BoxHull,         ///< a box (half extents in [0.1, 0.6]) and a 100-point sphere polytope
+  SphereHull,      ///< a sphere (radius in [0.1, 0.6]) and a 100-point sphere polytope
+  CapsuleHull,     ///< a capsule (radius [0.05, 0.3], half length [0.1, 0.6]) and a 100-point one
+  SmallLargeHull,  ///< an 8-point polytope on the sphere of radius 0.5 and a 512-point one
+};
+
+/// "box-hull100", "sphere-hull100", "capsule-hull100", "hull8-hull512".
+const char* to_string(MixedKind kind);
+
+struct MixedPair {
+  MixedKind kind = MixedKind::BoxHull;
+  PairClass cls = PairClass::Distant;
+  std::uint64_t seed = 0, index = 0;
+  gjk::Shape a;  ///< the sphere polytope (100 or 512 points of the unit sphere)
+  gjk::Shape b;  ///< the primitive, or the 8-point polytope
+  Pose pose_a = Pose::Identity(), pose_b = Pose::Identity();
+  /// The exact distance (up to rounding of the placement): `gap` apart, 0 when overlapping.
+  double distance = 0.0;
+  std::string describe() const;
+};
+
+/// Pair `index` of the mixed set `seed`. A gets a random pose (translation in [-3, 3]^3), B a
+/// random rotation; then B's point farthest along -n, where n is the outward normal of a random
+/// facet of A, is put at `gap` along n from a point inside that facet:
+///  - Distant: gap log-uniform in [0.01, 2], which IS the distance (the facet's plane and the
+///    parallel plane through B's point separate them, and those two points are gap apart);
+///  - Touching: gap 0 (a third of the pairs) or log-uniform in [1e-12, 1e-9];
+///  - Overlapping: gap -[0.01, 0.3] (log-uniform): B's point lies that far below the facet (within
+///  the
+///    ball of radius 0.76 around A's centre, inside every such hull), so the distance is 0.
+MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kind, PairClass cls);
 
 // ---------------------------------------------------------------------------------------------
 // 3D tracking: seed 004 section 4 (Figs. 4-5) and seed 002 section 4.4 (Table 3).
