@@ -182,17 +182,22 @@ inline bool clears_touch(double lower, const QueryOptions& options, double touch
   return lower - options.tolerance * lower > touch;
 }
 
-/// The boolean query's one-support exit: the first support w0, taken along -start, already
-/// proves separation when it lies beyond the origin along `start` (every x in A-B has
+/// The one-support exit of the boolean and threshold queries: the first support w0, taken along
+/// -start, already bounds the distance from below by w0.start / |start| (every x in A-B has
 /// x.start >= w0.start; seed 001 Alg. 6 applied to the start direction; issue 18 item 3: a
-/// distant pair is decided by one support call, not two and a simplex step). Taken only when the
-/// bound clears the touching distance. Fills `out` (start as v, with length |w0|, an upper bound,
-/// so -v / upper is the certified separating normal) and returns true when it does.
+/// distant pair is decided by one support call, not two and a simplex step). Taken only when
+/// that bound answers the query as the loop's own tests would: a boolean query's bound must
+/// clear the touching distance, a threshold query's must reach the threshold and be positive.
+/// Fills `out` (start as v, with length |w0|, an upper bound, so -v / upper is the certified
+/// separating normal) and returns true when it does.
 inline bool separated_by_start(const Vec3& start, const Vec3& w0, const QueryOptions& options,
-                               double touch, GjkOutcome& out) {
+                               GjkMode mode, double touch, double threshold, GjkOutcome& out) {
   const double start_norm = start.norm();
   const double lower = start.dot(w0) / start_norm;
-  if (!clears_touch(lower, options, touch)) return false;
+  const bool decided = mode == GjkMode::Boolean     ? clears_touch(lower, options, touch)
+                       : mode == GjkMode::Threshold ? lower >= threshold && lower > 0.0
+                                                    : false;
+  if (!decided) return false;
   out.upper = w0.norm();
   out.lower = std::min(lower, out.upper);
   out.v = start * (out.upper / start_norm);
@@ -257,7 +262,11 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     // |v| (1 - tolerance) <= touch): the loop, which never sees |v| < lower, would then have
     // reported the pair apart as well, unless rounding stopped it (no progress, the iteration
     // cap) before it found a plane of its own, where the certified plane is the better answer.
-    if (mode == GjkMode::Boolean && separated_by_start(start, v, options, touch, out)) return out;
+    // A threshold query (collide() of rounded shapes, closer_than()) likewise, when the bound
+    // reaches its threshold: the loop's own exit for a certified "not closer".
+    if (mode != GjkMode::Distance &&
+        separated_by_start(start, v, options, mode, touch, threshold, out))
+      return out;
   }
   double v_norm = v.norm();
   out.upper = v_norm;

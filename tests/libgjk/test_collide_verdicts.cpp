@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace {
@@ -225,6 +226,51 @@ TEST(CollideVerdicts, BoxesAgainstHulls) {
   }
   EXPECT_GT(counts.colliding, 0);
   EXPECT_LT(counts.colliding, counts.pairs);
+}
+
+TEST(CollideVerdicts, RoundedShapesAgainstHullsBracketTheBuiltInDistance) {
+  // collide() of rounded shapes and closer_than() run GJK with a threshold, and may end at the
+  // first support when it bounds the distance beyond the threshold (issue 18 item 3). On the
+  // mixed pairs' spheres and capsules: verdicts equal to distance()'s, and on distant pairs the
+  // bounds bracket the built-in distance and decide thresholds clear of it.
+  int pairs = 0;
+  for (const gt::MixedKind kind : {gt::MixedKind::SphereHull, gt::MixedKind::CapsuleHull}) {
+    for (const gt::PairClass cls :
+         {gt::PairClass::Distant, gt::PairClass::Touching, gt::PairClass::Overlapping}) {
+      for (std::uint64_t i = 0; i < 200; ++i) {
+        const gt::MixedPair p = gt::make_mixed_pair(kSeed3d + 3, i, kind, cls);
+        SCOPED_TRACE(p.describe());
+        ++pairs;
+        const gjk::CollisionResult c = gjk::collide(p.a, p.pose_a, p.b, p.pose_b);
+        EXPECT_EQ(c.collision, gjk::distance(p.a, p.pose_a, p.b, p.pose_b).collision);
+        if (cls != gt::PairClass::Distant) continue;
+        EXPECT_FALSE(c.collision);
+        // The reported direction (from A towards B) separates: A's farthest vertex along it
+        // lies below B's nearest point (a sphere's centre, or the nearer capsule end, minus the
+        // radius).
+        const Vec3& n = c.separating_direction;
+        EXPECT_NEAR(n.norm(), 1.0, 1e-12);
+        double top_a = -INFINITY;
+        for (const Vec3& v : std::get<gjk::ConvexPolytope>(p.a.geometry).vertices())
+          top_a = std::max(top_a, n.dot(p.pose_a * v));
+        double bottom_b = n.dot(p.pose_b.translation());
+        if (const auto* capsule = std::get_if<gjk::Capsule>(&p.b.geometry)) {
+          const Vec3 axis = p.pose_b.linear().col(2) * capsule->half_length;
+          bottom_b -= std::abs(n.dot(axis)) + capsule->radius;
+        } else {
+          bottom_b -= std::get<gjk::Sphere>(p.b.geometry).radius;
+        }
+        EXPECT_GT(bottom_b, top_a);
+        for (const double threshold : {0.5 * p.distance, 2.0 * p.distance}) {
+          const gjk::ThresholdResult t = gjk::closer_than(p.a, p.pose_a, p.b, p.pose_b, threshold);
+          EXPECT_LE(t.lower_bound, p.distance + 1e-12);
+          EXPECT_GE(t.upper_bound, p.distance - 1e-12);
+          EXPECT_EQ(t.closer, p.distance < threshold) << "threshold " << threshold;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(pairs, 1200);
 }
 
 TEST(CollideVerdicts, AFlatCachedTetrahedronIsNoOverlap) {
