@@ -47,6 +47,18 @@ inline void set_per_query_counters(benchmark::State& state, std::size_t queries_
       n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+/// One timed iteration runs `fn` over every pair of a data set (2D, 3D, mixed, cold tracking),
+/// with the per-query counters.
+template <class Pair, class Fn>
+void time_pairs(benchmark::State& state, const std::vector<Pair>& pairs, Fn fn) {
+  double sink = 0.0;
+  for (auto _ : state) {
+    for (const Pair& p : pairs) sink += fn(p);
+    benchmark::DoNotOptimize(sink);
+  }
+  set_per_query_counters(state, pairs.size());
+}
+
 /// Which answer an engine gives, for the agreement check.
 enum class Query { Distance, Collide, Penetration };
 const char* to_string(Query q);

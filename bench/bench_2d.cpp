@@ -282,13 +282,7 @@ const gt::PairClass kClasses[] = {gt::PairClass::Distant, gt::PairClass::Touchin
                                   gt::PairClass::Overlapping};
 
 void run2(benchmark::State& state, int n, gt::PairClass kind, Fn2 fn) {
-  const Data2& d = data2(n, kind);
-  double sink = 0.0;
-  for (auto _ : state) {
-    for (const Pair2& p : d.pairs) sink += fn(p);
-    benchmark::DoNotOptimize(sink);
-  }
-  set_per_query_counters(state, d.pairs.size());
+  time_pairs(state, data2(n, kind).pairs, fn);
 }
 
 }  // namespace

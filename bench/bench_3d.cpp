@@ -61,13 +61,7 @@ const gt::PairClass kClasses[] = {gt::PairClass::Distant, gt::PairClass::Touchin
                                   gt::PairClass::Overlapping};
 
 void run3(benchmark::State& state, int n, gt::PairClass kind, Fn3 fn) {
-  const Data3& d = data3(n, kind);
-  double sink = 0.0;
-  for (auto _ : state) {
-    for (const Pair3& p : d.pairs) sink += fn(p);
-    benchmark::DoNotOptimize(sink);
-  }
-  set_per_query_counters(state, d.pairs.size());
+  time_pairs(state, data3(n, kind).pairs, fn);
 }
 
 bool applies(Query q, gt::PairClass kind) {
@@ -113,7 +107,7 @@ void check_static_3d() {
       ExactAnswers exact;
       exact.overlapping = kind == gt::PairClass::Overlapping;
       // Unambiguous pairs only: apart by >= 0.01, or overlapping by more than 1e-6.
-      exact.verdict = [kind](std::size_t, double depth) {
+      exact.verdict = [kind](double depth) {
         return kind == gt::PairClass::Distant                       ? 0.0
                : kind == gt::PairClass::Overlapping && depth > 1e-6 ? 1.0
                                                                     : std::nan("");

@@ -90,13 +90,7 @@ void register_mixed() {
         if (!in_mixed(e, cls)) continue;
         const Fn3 fn = e.fn;
         benchmark::RegisterBenchmark(row_name(e, kind, cls).c_str(), [=](benchmark::State& s) {
-          const DataMixed& d = data_mixed(kind, cls);
-          double sink = 0.0;
-          for (auto _ : s) {
-            for (const Pair3& p : d.pairs) sink += fn(p);
-            benchmark::DoNotOptimize(sink);
-          }
-          set_per_query_counters(s, d.pairs.size());
+          time_pairs(s, data_mixed(kind, cls).pairs, fn);
         })->Unit(benchmark::kMicrosecond);
       }
     }
@@ -109,7 +103,7 @@ void check_mixed() {
       ExactAnswers exact;
       exact.overlapping = cls == gt::PairClass::Overlapping;
       // Unambiguous pairs only: apart by >= 0.01, or B's point >= 0.01 inside A.
-      exact.verdict = [cls](std::size_t, double) {
+      exact.verdict = [cls](double) {
         return cls == gt::PairClass::Distant       ? 0.0
                : cls == gt::PairClass::Overlapping ? 1.0
                                                    : std::nan("");

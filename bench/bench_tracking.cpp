@@ -144,13 +144,7 @@ bool row_applies(const EngineTrack& e, gt::TrackingClass kind) {
 }
 
 void run_cold(benchmark::State& state, int n, gt::TrackingClass kind, Fn3 fn) {
-  const DataTrack& d = data_tracking(n, kind);
-  double sink = 0.0;
-  for (auto _ : state) {
-    for (const Pair3& p : d.pairs) sink += fn(p);
-    benchmark::DoNotOptimize(sink);
-  }
-  set_per_query_counters(state, d.pairs.size());
+  time_pairs(state, data_tracking(n, kind).pairs, fn);
 }
 
 // Sequences in order; the cache is reset at the first step of each.

@@ -328,7 +328,7 @@ void check_engines3(const std::string& section, const std::vector<Pair3>& pairs,
           break;
         case Query::Collide:
           reference = ref_collide[i];
-          known = exact.verdict(i, ref_depth[i]);
+          known = exact.verdict(ref_depth[i]);
           break;
         case Query::Penetration:
           reference = ref_depth[i];

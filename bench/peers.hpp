@@ -120,8 +120,8 @@ double gjk_signed_distance(const Pair3& p);
 /// What a data set knows of its pairs' answers besides Pair3::exact_distance (check_engines3).
 struct ExactAnswers {
   bool overlapping = false;  ///< every pair overlaps: libgjk's depth is the penetration reference
-  /// The exact verdict of pair i (1 collides, 0 apart, NaN ambiguous), given libgjk's depth.
-  std::function<double(std::size_t, double)> verdict;
+  /// A pair's exact verdict (1 collides, 0 apart, NaN ambiguous), given libgjk's depth for it.
+  std::function<double(double)> verdict;
   std::vector<double> depth;  ///< exact depths, NaN where unknown; empty: none known
 };
 
