@@ -678,17 +678,17 @@ void WorldContext::grow_warm_table() {
   obstacle_warm_owner_ = std::move(owner);
 }
 
-void WorldContext::check_layout() {
+void WorldContext::check_layout(bool place) {
   // Removals first: the warm starts' keys still have the old shape count as their stride.
   if (world_->renumber_count_ != renumbered_seen_) forget_renumbered();
-  if (world_->layout_stamp() != layout_stamp_) follow_layout();
+  if (world_->layout_stamp() != layout_stamp_) follow_layout(place);
 }
 
 void WorldContext::follow_world() {
   check_layout();
 }
 
-void WorldContext::follow_layout() {
+void WorldContext::follow_layout(bool place) {
   // Robot-side edits keep the links; only a world assigned over this one changes them.
   if (ws_.link_poses.size() != world_->model().links().size())
     throw std::logic_error(
@@ -784,7 +784,7 @@ void WorldContext::follow_layout() {
   self_pairs_.swap(self_pairs);
   tight_ = false;
   layout_stamp_ = world_->layout_stamp();
-  place_shapes();
+  if (place) place_shapes();
 }
 
 void WorldContext::forget_renumbered() {
@@ -831,9 +831,15 @@ size_t WorldContext::obstacle_slot(int shape, int obstacle) {
 }
 
 void WorldContext::update(const Eigen::VectorXd& q) {
-  check_layout();
-  const RobotModel& model = world_->model();
-  forward_kinematics(model, q, ws_);
+  // After an edit the new layout's shapes are placed once, at q, not first at the last update's
+  // link poses too. A rejected q leaves them at those, as a query without update() would.
+  check_layout(/*place=*/false);
+  try {
+    forward_kinematics(world_->model(), q, ws_);
+  } catch (...) {
+    place_shapes();
+    throw;
+  }
   place_shapes();
 }
 

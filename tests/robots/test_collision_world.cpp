@@ -726,7 +726,14 @@ TEST(EditRobot, GraspsReleasesAndMatricesInPlaceAnswerAsAFreshWorld) {
       ASSERT_NO_FATAL_FAILURE(check_edited_context(world, ctx, q, what, colliding, true));
       if (follower_q.size() > 0) {
         // Without an update, the follower answers for its last configuration with what the
-        // robot holds now: as a new context updated there.
+        // robot holds now: as a new context updated there. So does it after an update refused
+        // on its configuration (update() follows the edit, then places the shapes only once
+        // it has the new link poses).
+        if (trial % 3 == 0) {
+          Eigen::VectorXd out_of_range = q;
+          out_of_range[0] = 1e3;
+          EXPECT_THROW(follower.update(out_of_range), ModelError) << what;
+        }
         WorldContext at_last(world);
         at_last.update(follower_q);
         ASSERT_NEAR(follower.closest().pair.distance, at_last.closest().pair.distance, 1e-12)

@@ -338,13 +338,16 @@ class WorldContext {
   }
 
   /// Forgets the warm starts of obstacles removed or moved to another index since the last
-  /// call, and follows a change of the robot's shapes or the matrix (follow_layout).
-  void check_layout();
+  /// call, and follows a change of the robot's shapes or the matrix (follow_layout); `place`
+  /// as there.
+  void check_layout(bool place = true);
   /// After attach, detach, attach_obstacle or set_allowed_collisions: the per-shape state of the
   /// world's new layout. Kept shapes (by CollisionWorld::shape_ids_) keep their warm starts with
   /// the obstacles and with each other; new shapes start cold, placed at the last update's link
   /// poses. All computed aside and swapped in: a throw leaves the context on its old layout.
-  void follow_layout();
+  /// Without `place` the shapes are left unplaced (identity poses) for a caller that places
+  /// them next.
+  void follow_layout(bool place = true);
   /// Each shape's pose and loose box from the link poses in ws_.
   void place_shapes();
   void forget_renumbered();
