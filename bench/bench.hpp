@@ -47,8 +47,8 @@ inline void set_per_query_counters(benchmark::State& state, std::size_t queries_
       n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-/// One timed iteration runs `fn` over every pair of a data set (2D, 3D, mixed, cold tracking),
-/// with the per-query counters.
+/// One timed iteration runs `fn` over every item of a data set (the 2D, 3D, mixed and cold
+/// tracking pairs; the mesh rows' poses), with the per-query counters.
 template <class Pair, class Fn>
 void time_pairs(benchmark::State& state, const std::vector<Pair>& pairs, Fn fn) {
   double sink = 0.0;

@@ -363,12 +363,7 @@ std::vector<Row> rows(const Target& target, const fcl::CollisionGeometryd* fcl_t
 
 void time_row(benchmark::State& state, const Row& row, const Convex& s,
               const std::vector<Pose>& poses) {
-  double sink = 0.0;
-  for (auto _ : state) {
-    for (const Pose& p : poses) sink += row.answer(s, p);
-    benchmark::DoNotOptimize(sink);
-  }
-  set_per_query_counters(state, poses.size());
+  time_pairs(state, poses, [&](const Pose& p) { return row.answer(s, p); });
 }
 
 // ---- Agreement ------------------------------------------------------------------------------
@@ -722,19 +717,14 @@ void register_mesh() {
                                                 "panda_hand_vs_octree"};
   for (size_t m = 0; m < 3; ++m)
     for (size_t r = 0; r < 4; ++r)
-      benchmark::RegisterBenchmark((std::string("meshpair/") + link_case_names[m] + "/" +
-                                    to_string(kLinkRows[r].query) + "/" + kLinkRows[r].engine)
-                                       .c_str(),
-                                   [m, r](benchmark::State& state) {
-                                     const LinkCase& c = link_cases()[m];
-                                     double sink = 0.0;
-                                     for (auto _ : state) {
-                                       for (const Pose& p : c.poses)
-                                         sink += kLinkRows[r].answer(c, p);
-                                       benchmark::DoNotOptimize(sink);
-                                     }
-                                     set_per_query_counters(state, c.poses.size());
-                                   });
+      benchmark::RegisterBenchmark(
+          (std::string("meshpair/") + link_case_names[m] + "/" + to_string(kLinkRows[r].query) +
+           "/" + kLinkRows[r].engine)
+              .c_str(),
+          [m, r](benchmark::State& state) {
+            const LinkCase& c = link_cases()[m];
+            time_pairs(state, c.poses, [&](const Pose& p) { return kLinkRows[r].answer(c, p); });
+          });
 }
 
 void check_mesh() {
