@@ -29,17 +29,16 @@ struct Vertex {
   int index_a = -1, index_b = -1;
 };
 
-/// Simplex with its newest vertex first (seed 001 tracks the order to prune S2D's cases).
+/// Simplex with its newest vertex first (seed 001 tracks the order to prune S2D's cases), its
+/// barycentric weights and v, its point nearest the origin. A step writes a whole new simplex
+/// into a second one and the loops swap the two, instead of returning it by value through the
+/// solver's layers and copying it back (issue 18: 3 % of a 4-gon distance's instructions).
 struct Simplex {
   Vertex p[3];
-  double lambda[3] = {1.0, 0.0, 0.0};
-  int size = 0;
-};
-
-struct Solved {
-  Simplex simplex;
-  Vec2 v = Vec2::Zero();
-  bool enclosed = false;
+  double lambda[3];
+  Vec2 v;
+  int size;
+  bool enclosed;
 };
 
 /// The point of the line through a and b nearest the origin, accurate to a few ulps of its own
@@ -58,122 +57,132 @@ void refine_edge_point(const Vec2& a, const Vec2& b, Vec2& v) {
   v = (cross_ab / ee) * Vec2(e.y(), -e.x());
 }
 
-/// Seed 001 Alg. 5 (S1D): A is the newer vertex.
-Solved s1d(const Vertex& a, const Vertex& b) {
-  Solved out;
-  const Vec2 ab = b.w - a.w;
-  const double a_ab = a.w.dot(ab), b_ab = b.w.dot(ab);
-  if (a_ab >= 0.0) {  // origin behind A
-    out.simplex.p[0] = a;
-    out.simplex.size = 1;
-    out.v = a.w;
-    return out;
-  }
-  if (b_ab <= 0.0) {  // origin beyond B
-    out.simplex.p[0] = b;
-    out.simplex.size = 1;
-    out.v = b.w;
-    return out;
-  }
-  const double sum = a_ab - b_ab;
-  out.simplex.p[0] = a;
-  out.simplex.p[1] = b;
-  out.simplex.size = 2;
-  out.simplex.lambda[0] = -b_ab / sum;
-  out.simplex.lambda[1] = a_ab / sum;
-  out.v = out.simplex.lambda[0] * a.w + out.simplex.lambda[1] * b.w;
-  refine_edge_point(a.w, b.w, out.v);
-  return out;
+/// `out` is the single point `p`.
+void single(const Vertex& p, Simplex& out) {
+  out.p[0] = p;
+  out.lambda[0] = 1.0;
+  out.v = p.w;
+  out.size = 1;
+  out.enclosed = false;
 }
 
-Solved single(const Vertex& v) {
-  Solved out;
-  out.simplex.p[0] = v;
-  out.simplex.size = 1;
-  out.v = v.w;
-  return out;
+/// Seed 001 Alg. 5 (S1D): A is the newer vertex. `out` must not alias a or b (as in every step
+/// below).
+void s1d(const Vertex& a, const Vertex& b, Simplex& out) {
+  const Vec2 ab = b.w - a.w;
+  const double a_ab = a.w.dot(ab), b_ab = b.w.dot(ab);
+  if (a_ab >= 0.0) return single(a, out);  // origin behind A
+  if (b_ab <= 0.0) return single(b, out);  // origin beyond B
+  const double sum = a_ab - b_ab;
+  out.p[0] = a;
+  out.p[1] = b;
+  out.lambda[0] = -b_ab / sum;
+  out.lambda[1] = a_ab / sum;
+  out.v = out.lambda[0] * a.w + out.lambda[1] * b.w;
+  out.size = 2;
+  out.enclosed = false;
+  refine_edge_point(a.w, b.w, out.v);
 }
 
 /// Seed 001 Alg. 4: the origin is in the vertical angle at V.
-Solved cone_region(const Vertex& v, const Vertex& m, const Vertex& n) {
+void cone_region(const Vertex& v, const Vertex& m, const Vertex& n, Simplex& out) {
   const Vec2 mv = v.w - m.w, nv = v.w - n.w;
   if (mv.dot(nv) < 0.0) {  // obtuse angle at V: the origin may face an edge
-    if (v.w.dot(mv) > 0.0) return s1d(v, m);
-    if (v.w.dot(nv) > 0.0) return s1d(v, n);
+    if (v.w.dot(mv) > 0.0) return s1d(v, m, out);
+    if (v.w.dot(nv) > 0.0) return s1d(v, n, out);
   }
-  return single(v);
+  single(v, out);
+}
+
+/// A simplex with every field set: the rare paths that compare candidates copy the nearer one
+/// whole.
+Simplex blank_simplex() {
+  Simplex s;
+  for (Vertex& p : s.p) p.w = Vec2::Zero();
+  s.lambda[0] = s.lambda[1] = s.lambda[2] = 0.0;
+  s.v = Vec2::Zero();
+  s.size = 0;
+  s.enclosed = false;
+  return s;
+}
+
+/// `out` becomes `candidate` when that is nearer the origin.
+void keep_nearer(const Simplex& candidate, Simplex& out) {
+  if (candidate.v.squaredNorm() < out.v.squaredNorm()) out = candidate;
 }
 
 /// Seed 001 Alg. 3 (S2D) with the barycode of the origin's barycentric signs (u, v, w) for
 /// (A, B, C); A is the newest vertex, so in exact arithmetic only codes 4-7 occur (the paper's
 /// 4-case reduction); the other codes are kept for rounding on slivers.
-Solved s2d(const Vertex& a, const Vertex& b, const Vertex& c) {
+void s2d(const Vertex& a, const Vertex& b, const Vertex& c, Simplex& out) {
   const double su = cross(b.w, c.w), sv = cross(c.w, a.w), sw = cross(a.w, b.w);
   const double sum = su + sv + sw;
   if (sum == 0.0) {  // collinear: the nearest point is on an edge
-    Solved best = s1d(a, b);
-    for (const Solved& s : {s1d(a, c), s1d(b, c)}) {
-      if (s.v.squaredNorm() < best.v.squaredNorm()) best = s;
-    }
-    return best;
+    Simplex candidate = blank_simplex();
+    s1d(a, b, out);
+    s1d(a, c, candidate);
+    keep_nearer(candidate, out);
+    s1d(b, c, candidate);
+    keep_nearer(candidate, out);
+    return;
   }
   auto same = [sum](double x) { return (sum > 0.0) == (x > 0.0); };
   const int code = (same(sw) ? 1 : 0) | (same(sv) ? 2 : 0) | (same(su) ? 4 : 0);
   switch (code) {
-    case 7: {
-      Solved out;
+    case 7:
+      out.p[0] = a;
+      out.p[1] = b;
+      out.p[2] = c;
+      out.lambda[0] = su / sum;
+      out.lambda[1] = sv / sum;
+      out.lambda[2] = 1.0 - out.lambda[0] - out.lambda[1];
+      out.v = Vec2::Zero();
+      out.size = 3;
       out.enclosed = true;
-      out.simplex.p[0] = a;
-      out.simplex.p[1] = b;
-      out.simplex.p[2] = c;
-      out.simplex.size = 3;
-      out.simplex.lambda[0] = su / sum;
-      out.simplex.lambda[1] = sv / sum;
-      out.simplex.lambda[2] = 1.0 - out.simplex.lambda[0] - out.simplex.lambda[1];
-      return out;
-    }
+      return;
     case 6:
-      return s1d(a, b);  // drop C
+      return s1d(a, b, out);  // drop C
     case 5:
-      return s1d(a, c);  // drop B
+      return s1d(a, c, out);  // drop B
     case 4:
-      return cone_region(a, b, c);
+      return cone_region(a, b, c, out);
     case 3:
-      return s1d(b, c);  // drop A
+      return s1d(b, c, out);  // drop A
     case 2:
-      return cone_region(b, a, c);
+      return cone_region(b, a, c, out);
     case 1:
-      return cone_region(c, a, b);
+      return cone_region(c, a, b, out);
     default: {  // code 0: impossible unless rounding; take the nearest vertex
-      Solved best = single(a);
-      for (const Vertex* p : {&b, &c}) {
-        if (p->w.squaredNorm() < best.v.squaredNorm()) best = single(*p);
-      }
-      return best;
+      Simplex candidate = blank_simplex();
+      single(a, out);
+      single(b, candidate);
+      keep_nearer(candidate, out);
+      single(c, candidate);
+      keep_nearer(candidate, out);
+      return;
     }
   }
 }
 
 /// Seed 001 Alg. 2: dispatch on the cardinality, newest vertex first.
-Solved subdistance(const Vertex& newest, const Simplex& previous) {
-  if (previous.size == 1) return s1d(newest, previous.p[0]);
-  return s2d(newest, previous.p[0], previous.p[1]);
+void subdistance(const Vertex& newest, const Simplex& previous, Simplex& out) {
+  if (previous.size == 1) return s1d(newest, previous.p[0], out);
+  s2d(newest, previous.p[0], previous.p[1], out);
 }
 
 /// Seed 002 eq. (5) on segment [a, b], both ends kept: S1D's answer (eq. (5)'s sign tests are
 /// Alg. 5's), with weight 0 for an end v is not on.
-Solved nu_segment_keeping(const Vertex& a, const Vertex& b) {
-  Solved out = s1d(a, b);
-  if (out.simplex.size == 1) {  // v at an end (the set's points are distinct vertex pairs)
-    const Vertex& end = out.simplex.p[0];
+void nu_segment_keeping(const Vertex& a, const Vertex& b, Simplex& out) {
+  s1d(a, b, out);
+  if (out.size == 1) {  // v at an end (the set's points are distinct vertex pairs)
+    const Vertex& end = out.p[0];
     const bool at_a = end.index_a == a.index_a && end.index_b == a.index_b;
-    out.simplex.lambda[0] = at_a ? 1.0 : 0.0;
-    out.simplex.lambda[1] = at_a ? 0.0 : 1.0;
+    out.lambda[0] = at_a ? 1.0 : 0.0;
+    out.lambda[1] = at_a ? 0.0 : 1.0;
   }
-  out.simplex.p[0] = a;
-  out.simplex.p[1] = b;
-  out.simplex.size = 2;
-  return out;
+  out.p[0] = a;
+  out.p[1] = b;
+  out.size = 2;
 }
 
 /// Seed 002 section 3.1 (refine_set, nu_compute in 2D): the set is two points; with the new
@@ -181,13 +190,12 @@ Solved nu_segment_keeping(const Vertex& a, const Vertex& b) {
 /// (Fig. 5's line test) is kept whole, v on it by eq. (5). When two edges separate, the seed drops
 /// the farthest point; the nearest v is kept here instead (exact either way the set holds the
 /// triangle's nearest point). No separating edge: the origin is inside.
-Solved refine_set(const Vertex& w, const Simplex& previous) {
-  if (previous.size == 1) return nu_segment_keeping(w, previous.p[0]);
+void refine_set(const Vertex& w, const Simplex& previous, Simplex& out) {
+  if (previous.size == 1) return nu_segment_keeping(w, previous.p[0], out);
   const Vertex* corners[3] = {&w, &previous.p[0], &previous.p[1]};
-  Solved best;
-  double best2 = std::numeric_limits<double>::infinity();
   bool separated = false;
   double weights[3];
+  Simplex candidate = blank_simplex();
   for (int drop = 0; drop < 3; ++drop) {
     const Vertex& a = *corners[(drop + 1) % 3];
     const Vertex& b = *corners[(drop + 2) % 3];
@@ -198,27 +206,28 @@ Solved refine_set(const Vertex& w, const Simplex& previous) {
     const bool separates =
         at_origin == 0.0 || at_corner == 0.0 || (at_origin < 0.0) != (at_corner < 0.0);
     if (!separates) continue;
-    separated = true;
-    const Solved candidate = nu_segment_keeping(a, b);
-    if (candidate.v.squaredNorm() < best2) {
-      best = candidate;
-      best2 = candidate.v.squaredNorm();
+    if (!separated) {
+      nu_segment_keeping(a, b, out);
+    } else {
+      nu_segment_keeping(a, b, candidate);
+      keep_nearer(candidate, out);
     }
+    separated = true;
   }
-  if (separated) return best;
-  Solved out;
-  out.enclosed = true;
-  out.simplex.size = 3;
+  if (separated) return;
   for (int i = 0; i < 3; ++i) {
-    out.simplex.p[i] = *corners[i];
-    out.simplex.lambda[i] = weights[i];
+    out.p[i] = *corners[i];
+    out.lambda[i] = weights[i];
   }
-  return out;
+  out.v = Vec2::Zero();
+  out.size = 3;
+  out.enclosed = true;
 }
 
 /// The step the options ask for.
-Solved step(SubDistance method, const Vertex& w, const Simplex& previous) {
-  return method == SubDistance::RefineSet ? refine_set(w, previous) : subdistance(w, previous);
+void step(SubDistance method, const Vertex& w, const Simplex& previous, Simplex& out) {
+  if (method == SubDistance::RefineSet) return refine_set(w, previous, out);
+  subdistance(w, previous, out);
 }
 
 /// Drops the points of weight 0 that refine_set keeps, so the final simplex is v's feature.
@@ -249,9 +258,10 @@ int scan_points(const Vec2* v, int n, double dx, double dy) {
 
 /// A vertex of the counter-clockwise polygon `v` (n points) maximising <v, (dx, dy)>, by hill
 /// climbing from `hint` (seed 001 section II; seed 004 section 3.2 in 2D).
-int climb_points(const Vec2* v, int n, double dx, double dy, int hint) {
-  if (n < 3) return scan_points(v, n, dx, dy);
-  int i = (hint >= 0 && hint < n) ? hint : 0;
+/// `hint` must be a vertex index and n >= 3 (the queries' bodies guarantee both once; each
+/// support used to check them again).
+int climb_from(const Vec2* v, int n, double dx, double dy, int hint) {
+  int i = hint;
   double here = v[i].x() * dx + v[i].y() * dy;
   // <v, d> is unimodal around a convex polygon: walk forward while it rises, else backward.
   // Each vertex costs one dot product and a compare, as the hint is usually the answer or next
@@ -278,45 +288,59 @@ int climb_points(const Vec2* v, int n, double dx, double dy, int hint) {
   }
 }
 
-struct Pair {
-  const ConvexPolygon& a;
-  const ConvexPolygon& b;
-  Eigen::Matrix2d rotation;  // B -> A frame
-  Vec2 translation;
-  bool climb_a, climb_b;
-  mutable int hint_a = 0, hint_b = 0;
-
-  Vertex support(const Vec2& d) const {
-    Vertex s;
-    s.index_a = climb_a ? a.support_hill_climbing(d, hint_a) : a.support_brute_force(d);
-    const Vec2 db = rotation.transpose() * (-d);
-    s.index_b = climb_b ? b.support_hill_climbing(db, hint_b) : b.support_brute_force(db);
-    hint_a = s.index_a;
-    hint_b = s.index_b;
-    s.w = point_on_a(s) - point_on_b(s);
-    return s;
-  }
-  /// The body points of a support vertex, in A's frame (the same arithmetic as support()).
-  Vec2 point_on_a(const Vertex& s) const { return a.vertices()[static_cast<size_t>(s.index_a)]; }
-  Vec2 point_on_b(const Vertex& s) const {
-    return rotation * b.vertices()[static_cast<size_t>(s.index_b)] + translation;
-  }
-};
+/// climb_from for any polygon and hint: points and segments are scanned.
+int climb_points(const Vec2* v, int n, double dx, double dy, int hint) {
+  if (n < 3) return scan_points(v, n, dx, dy);
+  return climb_from(v, n, dx, dy, (hint >= 0 && hint < n) ? hint : 0);
+}
 
 bool climbs(const ConvexPolygon& p, SupportMethod method) {
   return method == SupportMethod::HillClimbing ||
          (method == SupportMethod::Auto && p.size() >= kHillClimbingMinVertices);
 }
 
+/// A polygon as the loops read it: its vertices, how its supports are found and where the next
+/// climb starts. Held by pointer, count and flag, with hints always in range, so a support is a
+/// flag test and the walk itself (issue 18: reloading the vector's pointers and checking the
+/// hint on every call were 4 % of a 4-gon distance's instructions).
+struct Body {
+  const Vec2* vertices;
+  int size;
+  bool climb;    // hill climbing (3 vertices or more), else a scan
+  int hint = 0;  // the last support
+
+  Body(const ConvexPolygon& p, SupportMethod method)
+      : vertices(p.vertices().data()), size(p.size()), climb(climbs(p, method) && p.size() >= 3) {}
+
+  [[gnu::always_inline]] int support(double dx, double dy) {
+    hint = climb ? climb_from(vertices, size, dx, dy, hint) : scan_points(vertices, size, dx, dy);
+    return hint;
+  }
+};
+
+struct Pair {
+  Body a, b;
+  Eigen::Matrix2d rotation;  // B -> A frame
+  Vec2 translation;
+
+  [[gnu::always_inline]] Vertex support(const Vec2& d) {
+    Vertex s;
+    s.index_a = a.support(d.x(), d.y());
+    const Vec2 db = rotation.transpose() * (-d);
+    s.index_b = b.support(db.x(), db.y());
+    s.w = point_on_a(s) - point_on_b(s);
+    return s;
+  }
+  /// The body points of a support vertex, in A's frame (the same arithmetic as support()).
+  Vec2 point_on_a(const Vertex& s) const { return a.vertices[s.index_a]; }
+  Vec2 point_on_b(const Vertex& s) const { return rotation * b.vertices[s.index_b] + translation; }
+};
+
 Pair make_pair(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                const Pose2& pose_b, const Options& options) {
   const Eigen::Matrix2d ra_t = pose_a.linear().transpose();
-  return Pair{a,
-              b,
-              ra_t * pose_b.linear(),
-              ra_t * (pose_b.translation() - pose_a.translation()),
-              climbs(a, options.support),
-              climbs(b, options.support)};
+  return Pair{Body(a, options.support), Body(b, options.support), ra_t * pose_b.linear(),
+              ra_t * (pose_b.translation() - pose_a.translation())};
 }
 
 /// The problem's scale and touching distance, and the difference of the centres (A's frame).
@@ -335,13 +359,11 @@ Extent extent_of(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& 
 
 /// The one-point simplex both loops start from: the support towards the origin from the
 /// difference of the centres.
-Simplex first_support(const Pair& pair, const Extent& extent) {
-  Simplex out;
+void first_support(Pair& pair, const Extent& extent, Simplex& out) {
   const Vec2& centre = extent.centre;
-  out.p[0] = pair.support(centre.squaredNorm() > extent.touch * extent.touch ? Vec2(-centre)
-                                                                             : Vec2(-1.0, 0.0));
-  out.size = 1;
-  return out;
+  single(pair.support(centre.squaredNorm() > extent.touch * extent.touch ? Vec2(-centre)
+                                                                         : Vec2(-1.0, 0.0)),
+         out);
 }
 
 /// The six numbers of a pose the queries read (rotation and translation; an isometry's last
@@ -458,11 +480,13 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     r.status = Status::InvalidInput;
     return r;
   }
-  const Pair pair = make_pair(a, pose_a, b, pose_b, options);
+  Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Extent extent = extent_of(pair, a, b);
   const double scale = extent.scale, touch = extent.touch;
-  Simplex s = first_support(pair, extent);
-  Vec2 v = s.p[0].w;
+  Simplex buffers[2];
+  Simplex *s = &buffers[0], *next = &buffers[1];  // the step writes *next from *s
+  first_support(pair, extent, *s);
+  Vec2 v = s->v;
   double v_norm = v.norm();
   bool overlap = false;
   int k = 0;
@@ -476,39 +500,39 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     // Seed 001 Alg. 1: ||v||^2 - v.w <= eps^2 ||v||^2, written as a gap on the distance.
     if (v_norm - r.lower_bound <= options.tolerance * v_norm + touch) break;
     bool repeated = false;
-    for (int i = 0; i < s.size; ++i) {
-      repeated = repeated || (s.p[i].index_a == w.index_a && s.p[i].index_b == w.index_b);
+    for (int i = 0; i < s->size; ++i) {
+      repeated = repeated || (s->p[i].index_a == w.index_a && s->p[i].index_b == w.index_b);
     }
     if (repeated) break;
-    const Solved next = step(options.sub_distance, w, s);
-    if (next.enclosed) {
-      s = next.simplex;
+    step(options.sub_distance, w, *s, *next);
+    if (next->enclosed) {
+      std::swap(s, next);
       overlap = true;
       v_norm = 0.0;
       break;
     }
-    const double next_norm = next.v.norm();
+    const double next_norm = next->v.norm();
     if (!(next_norm < v_norm)) {
       r.status = v_norm - r.lower_bound <= 1e-9 * scale ? Status::Converged : Status::Degenerate;
       break;
     }
-    s = next.simplex;
-    v = next.v;
+    std::swap(s, next);
+    v = s->v;
     v_norm = next_norm;
   }
   r.iterations = k + 1;
   if (k == options.max_iterations) r.status = Status::MaxIterations;
-  drop_unweighted(s);
+  drop_unweighted(*s);
   Vec2 on_a = Vec2::Zero(), on_b = Vec2::Zero();
-  for (int i = 0; i < s.size; ++i) {
-    on_a += s.lambda[i] * pair.point_on_a(s.p[i]);
-    on_b += s.lambda[i] * pair.point_on_b(s.p[i]);
+  for (int i = 0; i < s->size; ++i) {
+    on_a += s->lambda[i] * pair.point_on_a(s->p[i]);
+    on_b += s->lambda[i] * pair.point_on_b(s->p[i]);
   }
   r.point_on_a = pose_a * on_a;
   r.point_on_b = pose_a * on_b;
-  r.simplex_size = s.size;
-  r.feature_on_a = feature_of(s, true);
-  r.feature_on_b = feature_of(s, false);
+  r.simplex_size = s->size;
+  r.feature_on_a = feature_of(*s, true);
+  r.feature_on_b = feature_of(*s, false);
   if (overlap) {
     r.collision = true;
     r.distance = r.lower_bound = r.upper_bound = 0.0;
@@ -584,7 +608,7 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     r.status = Status::InvalidInput;
     return r;
   }
-  const Pair pair = make_pair(a, pose_a, b, pose_b, options);
+  Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Extent extent = extent_of(pair, a, b);
   const double touch = extent.touch;
   // Points and segments have too few normals for the axis test (two collinear segments apart
@@ -599,8 +623,10 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
       return r;
     }
   }
-  Simplex s = first_support(pair, extent);
-  Vec2 v = s.p[0].w;
+  Simplex buffers[2];
+  Simplex *s = &buffers[0], *next = &buffers[1];  // the step writes *next from *s
+  first_support(pair, extent, *s);
+  Vec2 v = s->v;
   int k = 0;
   for (; k < options.max_iterations; ++k) {
     const double v_norm = v.norm();
@@ -624,28 +650,28 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
     }
     // Fig. 2(b) needs the origin to project inside the edge: refine_set's set may hold an edge
     // whose nearest point is an end.
-    if (s.size == 2 && s.lambda[0] > 0.0 && s.lambda[1] > 0.0 &&
-        cross(s.p[0].w, w.w) * cross(s.p[1].w, w.w) <= 0.0) {
+    if (s->size == 2 && s->lambda[0] > 0.0 && s->lambda[1] > 0.0 &&
+        cross(s->p[0].w, w.w) * cross(s->p[1].w, w.w) <= 0.0) {
       r.collision = true;  // w in the vertical angle of the edge: triangle holds O (Fig. 2(b))
       break;
     }
     bool repeated = false;
-    for (int i = 0; i < s.size; ++i) {
-      repeated = repeated || (s.p[i].index_a == w.index_a && s.p[i].index_b == w.index_b);
+    for (int i = 0; i < s->size; ++i) {
+      repeated = repeated || (s->p[i].index_a == w.index_a && s->p[i].index_b == w.index_b);
     }
     if (repeated) break;  // converged on a positive distance
-    const Solved next = step(options.sub_distance, w, s);
-    if (next.enclosed) {
+    step(options.sub_distance, w, *s, *next);
+    if (next->enclosed) {
       r.collision = true;
       break;
     }
-    if (!(next.v.norm() < v.norm())) {
+    if (!(next->v.norm() < v.norm())) {
       r.status = Status::Degenerate;
       r.collision = v.norm() <= touch;
       break;
     }
-    s = next.simplex;
-    v = next.v;
+    std::swap(s, next);
+    v = s->v;
   }
   r.iterations = k + 1;
   if (k == options.max_iterations) r.status = Status::MaxIterations;
