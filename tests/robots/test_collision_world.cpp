@@ -82,6 +82,33 @@ TEST(CollisionWorld, ClosestAndInCollisionEqualBruteForceOverEveryPair) {
   }
 }
 
+// in_collision first asks the tree for the obstacles near the whole robot; with at most two it
+// tests each shape against their boxes, with more it walks the tree per shape and skips the
+// robot-wide query for the next calls. Validity alone (loose boxes), 1-8 obstacles up to 0.3 m
+// across, so both ways run, in and out of collision, and contexts pass from one to the other.
+TEST(CollisionWorld, InCollisionEqualsBruteForceWithFewOrManyObstaclesNearTheArm) {
+  std::mt19937 rng(47);
+  for (const int count : {1, 2, 3, 5, 8}) {
+    CollisionWorld world(panda(), random_obstacles(rng, count, 0.3));
+    WorldContext ctx(world);
+    int colliding = 0;
+    constexpr int kTrials = 300;
+    for (int trial = 0; trial < kTrials; ++trial) {
+      ctx.update(random_q(world.robot(), rng));
+      const double expected = brute_force_minimum(world, ctx);
+      const double margin = trial % 2 == 0 ? 0.0 : 0.05;
+      colliding += expected < margin;
+      ASSERT_EQ(ctx.in_collision(margin), expected < margin)
+          << count << " obstacles, trial " << trial << ", margin " << margin << ", minimum "
+          << expected;
+    }
+    if (count <= 2) {  // the tests of each shape against the near boxes decide both ways
+      EXPECT_GT(colliding, kTrials / 20) << count << " obstacles";
+      EXPECT_LT(colliding, kTrials - kTrials / 20) << count << " obstacles";
+    }
+  }
+}
+
 // Deep overlaps (obstacles up to 0.4 m across, robot links inside them, self overlaps): the
 // deepest pair is found however the boxes nest (a box inside another along an axis needs a
 // longer move to separate than the overlap of the two intervals).

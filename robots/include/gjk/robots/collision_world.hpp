@@ -388,6 +388,9 @@ class WorldContext {
     int self_index;  ///< index into self_pairs(), -1 for a robot-obstacle pair
   };
   std::vector<DeferredPair> deferred_;
+  /// in_collision calls left that skip the robot-box query: it found too many obstacles
+  /// last time (a dense cell, where each shape's own tree walk is cheaper).
+  int skip_robot_box_query_ = 0;
 };
 
 }  // namespace gjk::robots
