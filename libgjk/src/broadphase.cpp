@@ -3,13 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <type_traits>
 
 namespace gjk {
 
 namespace {
 
-/// Shared by both overloads; `hints` null means scans.
+/// Shared by both overloads. Without hints a hull's box is the one kept at construction when the
+/// pose does not turn it, else one pass over its vertices.
 Aabb shape_box(const Shape& shape, const Pose& pose, std::array<int, 6>* hints) {
   const Eigen::Matrix3d& r = pose.linear();
   // Half-extent along world axis k of each core, from its support in +-e_k, which is the row
@@ -40,21 +42,33 @@ Aabb shape_box(const Shape& shape, const Pose& pose, std::array<int, 6>* hints) 
   if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
     Vec3 lo, hi;
     const int count = static_cast<int>(hull->vertices().size());
-    for (int k = 0; k < 3; ++k) {
-      const Vec3 d = r.row(k).transpose();
-      int up, down;
-      if (hints != nullptr) {
+    if (hints != nullptr) {
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = r.row(k).transpose();
         int& h_up = (*hints)[static_cast<size_t>(2 * k)];
         int& h_down = (*hints)[static_cast<size_t>(2 * k + 1)];
-        h_up = up = hull->support_index_climbing(d, h_up >= 0 && h_up < count ? h_up : -1);
-        h_down = down =
-            hull->support_index_climbing(-d, h_down >= 0 && h_down < count ? h_down : -1);
-      } else {
-        up = hull->support_index(d);
-        down = hull->support_index(-d);
+        h_up = hull->support_index_climbing(d, h_up >= 0 && h_up < count ? h_up : -1);
+        h_down = hull->support_index_climbing(-d, h_down >= 0 && h_down < count ? h_down : -1);
+        hi[k] = d.dot(hull->vertices()[static_cast<size_t>(h_up)]);
+        lo[k] = d.dot(hull->vertices()[static_cast<size_t>(h_down)]);
       }
-      hi[k] = d.dot(hull->vertices()[static_cast<size_t>(up)]);
-      lo[k] = d.dot(hull->vertices()[static_cast<size_t>(down)]);
+    } else if (r == Eigen::Matrix3d::Identity()) {
+      // The hull's own box, kept at construction (a mesh query asks for it on every call).
+      std::tie(lo, hi) = hull->local_bounds();
+    } else if (count > 0) {
+      // One pass for the six extremes instead of six scans (issue 18: a convex shape against a
+      // mesh spent half its time here). Each coordinate is the dot product a scan compares,
+      // so the box is the same.
+      const Vec3 r0 = r.row(0).transpose(), r1 = r.row(1).transpose(), r2 = r.row(2).transpose();
+      const auto carried = [&](const Vec3& v) { return Vec3(r0.dot(v), r1.dot(v), r2.dot(v)); };
+      lo = hi = carried(hull->vertices()[0]);
+      for (const Vec3& v : hull->vertices()) {
+        const Vec3 p = carried(v);
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+      }
+    } else {
+      lo = hi = Vec3::Zero();
     }
     box = Aabb(lo + pose.translation(), hi + pose.translation());
   } else {

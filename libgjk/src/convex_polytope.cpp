@@ -326,6 +326,15 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
   return current;
 }
 
+std::pair<Vec3, Vec3> ConvexPolytope::local_bounds() const {
+  // direction_supports_ enumerates (x, y, z) in {-1, 0, 1}^3 without the origin, z fastest:
+  // -x is entry 4, +x 21, -y 10, +y 15, -z 12, +z 13. Each is support_index of that axis, so
+  // the box is the one a scan along +-e_k finds, coordinate for coordinate.
+  if (vertices_.empty()) return {Vec3::Zero(), Vec3::Zero()};
+  const auto at = [&](size_t k) -> const Vec3& { return vertices_[direction_supports_[k]]; };
+  return {Vec3(at(4).x(), at(10).y(), at(12).z()), Vec3(at(21).x(), at(15).y(), at(13).z())};
+}
+
 // Not inlined into support_index_climbing: its call is the rare path there.
 [[gnu::noinline]] int ConvexPolytope::climb_start(const Vec3& direction, int candidate) const {
   const int n = static_cast<int>(vertices_.size());

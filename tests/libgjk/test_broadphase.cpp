@@ -112,6 +112,64 @@ TEST(Broadphase, HintedBoundingBoxEqualsTheScannedOneAlongAPathAndFromAnyHints) 
   }
 }
 
+TEST(Broadphase, HullBoxesEqualTheVerticesExtremesAtIdentityAndTurnedPoses) {
+  // The identity rotation reads the box kept at construction (ConvexPolytope::local_bounds), a
+  // turned one takes all six extremes in one pass: both must equal, bit for bit, the extremes
+  // of each row of the rotation dotted with every vertex, and the hinted (climbing) box.
+  Rng rng(13);
+  for (int trial = 0; trial < 600; ++trial) {
+    std::vector<Vec3> points;
+    switch (trial % 6) {
+      case 0:  // flat: a polygon in a random plane
+        for (const Vec3& p : random_polytope_points(rng, 4 + trial % 40))
+          points.emplace_back(p.x(), p.y(), 0.0);
+        break;
+      case 1:  // a segment and a point
+        points = {rng.unit_vector(), -rng.unit_vector()};
+        if (trial % 12 == 1) points.resize(1);
+        break;
+      case 2:  // ties: a cube's corners, every extreme shared by four vertices
+        for (int i = 0; i < 8; ++i)
+          points.emplace_back(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+        break;
+      default:
+        points = random_polytope_points(rng, 4 + trial % 300);
+        for (Vec3& p : points) p *= std::pow(10.0, rng.uniform(-6, 6));
+    }
+    const gjk::ConvexPolytope hull = gjk::ConvexPolytope::from_points(points);
+    Vec3 lower = Vec3::Constant(std::numeric_limits<double>::infinity()), upper = -lower;
+    for (const Vec3& v : hull.vertices()) {
+      lower = lower.cwiseMin(v);
+      upper = upper.cwiseMax(v);
+    }
+    const auto [kept_lower, kept_upper] = hull.local_bounds();
+    ASSERT_EQ(kept_lower, lower) << trial;
+    ASSERT_EQ(kept_upper, upper) << trial;
+    for (const bool turned : {false, true}) {
+      Pose pose = random_pose(rng, 3.0);
+      if (!turned) pose.linear().setIdentity();
+      Vec3 reference_lower, reference_upper;
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 row = pose.linear().row(k).transpose();
+        reference_lower[k] = std::numeric_limits<double>::infinity();
+        reference_upper[k] = -reference_lower[k];
+        for (const Vec3& v : hull.vertices()) {
+          reference_lower[k] = std::min(reference_lower[k], row.dot(v));
+          reference_upper[k] = std::max(reference_upper[k], row.dot(v));
+        }
+      }
+      const Aabb box = gjk::bounding_box(hull, pose);
+      ASSERT_EQ(box.min(), reference_lower + pose.translation()) << trial << " " << turned;
+      ASSERT_EQ(box.max(), reference_upper + pose.translation()) << trial << " " << turned;
+      std::array<int, 6> hints{};
+      hints.fill(-1);
+      const Aabb climbed = gjk::bounding_box(hull, pose, hints);
+      ASSERT_EQ(box.min(), climbed.min()) << trial << " " << turned;
+      ASSERT_EQ(box.max(), climbed.max()) << trial << " " << turned;
+    }
+  }
+}
+
 TEST(Broadphase, BoxDistanceIsTheGapBetweenBoxes) {
   const Aabb a(Vec3(0, 0, 0), Vec3(1, 1, 1));
   EXPECT_EQ(gjk::distance(a, Aabb(Vec3(0.5, 0.5, 0.5), Vec3(2, 2, 2))), 0.0);

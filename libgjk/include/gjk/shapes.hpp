@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -99,6 +100,9 @@ class ConvexPolytope {
   /// callers whose directions jump between calls (EPA's face normals), where the last support
   /// can be far from the next one and each climbing step waits on the one before.
   int climb_start(const Vec3& direction, int candidate) const;
+  /// The smallest box around the vertices in the hull's own frame (lower and upper corners),
+  /// read from the supports of +-x, +-y, +-z kept at construction: no scan.
+  std::pair<Vec3, Vec3> local_bounds() const;
 
  private:
   void compute_bounding_radius();
