@@ -92,34 +92,13 @@ struct Engines {
   CcdShape ccd_a, ccd_b;
 };
 
-std::shared_ptr<fcl::CollisionGeometryd> to_fcl(const gjk::Shape& s) {
+/// FCL's geometry for the case's shape, or null where FCL has none: inflated shapes and flat
+/// hulls (no fcl::Convex without faces); the row then prints "n/a".
+std::shared_ptr<fcl::CollisionGeometryd> fcl_or_null(const gjk::Shape& s) {
   if (s.inflation != 0.0) return nullptr;
-  return std::visit(
-      [](const auto& g) -> std::shared_ptr<fcl::CollisionGeometryd> {
-        using G = std::decay_t<decltype(g)>;
-        if constexpr (std::is_same_v<G, gjk::Sphere>) {
-          return std::make_shared<fcl::Sphered>(g.radius);
-        } else if constexpr (std::is_same_v<G, gjk::Box>) {
-          const Vec3 f = 2 * g.half_extents;
-          return std::make_shared<fcl::Boxd>(f.x(), f.y(), f.z());
-        } else if constexpr (std::is_same_v<G, gjk::Capsule>) {
-          return std::make_shared<fcl::Capsuled>(g.radius, 2 * g.half_length);
-        } else if constexpr (std::is_same_v<G, gjk::Cylinder>) {
-          return std::make_shared<fcl::Cylinderd>(g.radius, 2 * g.half_length);
-        } else {
-          if (g.triangles().empty()) return nullptr;  // flat: no fcl::Convex for it
-          auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(g.vertices().begin(),
-                                                                       g.vertices().end());
-          auto faces = std::make_shared<std::vector<int>>();
-          for (const auto& t : g.triangles()) {
-            faces->push_back(3);
-            for (const std::uint32_t i : t) faces->push_back(static_cast<int>(i));
-          }
-          return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(g.triangles().size()),
-                                                faces);
-        }
-      },
-      s.geometry);
+  const auto* hull = std::get_if<gjk::ConvexPolytope>(&s.geometry);
+  if (hull != nullptr && hull->triangles().empty()) return nullptr;
+  return to_fcl(s);
 }
 
 btTransform to_bt(const Pose& pose) {
@@ -141,8 +120,8 @@ CcdShape to_ccd(const gjk::Shape& s, const Pose& pose) {
 
 Engines make_engines(const gt::AdversarialCase& c) {
   Engines e;
-  e.fcl_a = to_fcl(c.a);
-  e.fcl_b = to_fcl(c.b);
+  e.fcl_a = fcl_or_null(c.a);
+  e.fcl_b = fcl_or_null(c.b);
   e.bt_a = to_bullet(c.a);
   e.bt_b = to_bullet(c.b);
   e.bt_pose_a = to_bt(c.pose_a);
