@@ -393,10 +393,18 @@ struct Traversal {
         continue;
       }
       if (leaf_bound(node, bound) > 0.0) continue;
+      bool skipped = false;
       const SignedDistanceResult r = with_leaf(node.index, [&](const auto& md) {
+        if (best.signed_distance < 0.0 &&
+            !detail::may_be_deeper(detail::penetration_upper_bound(md), radius_a, md.scale(),
+                                   best.signed_distance)) {
+          skipped = true;  // cannot replace the deepest primitive: no GJK, no EPA
+          return SignedDistanceResult{};
+        }
         return detail::signed_distance_from(md, detail::run_gjk(md, options, GjkMode::Distance),
                                             radius_a, 0.0, pose_a, options);
       });
+      if (skipped) continue;
       iterations += r.iterations;
       if (r.signed_distance < best.signed_distance) {
         best = r;

@@ -9,6 +9,8 @@
 #include <array>
 #include <cfloat>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 
 namespace gjk::detail {
 
@@ -46,5 +48,46 @@ struct TriangleCore {
     return ties >= 2 ? Feature::Face : ties == 1 ? Feature::Edge : Feature::Vertex;
   }
 };
+
+/// Calls f(n) with the unit face normals of a core that bound a pair's penetration cheaply: a
+/// triangle's normal, a box's three axes (in the core's frame); none for the other cores.
+template <class Core, class F>
+void face_axes(const Core& core, F&& f) {
+  if constexpr (std::is_same_v<Core, TriangleCore>) {
+    const Vec3 n = (core.p[1] - core.p[0]).cross(core.p[2] - core.p[0]);
+    const double length = n.norm();
+    if (length > 0.0) f(Vec3(n / length));
+  } else if constexpr (std::is_same_v<Core, BoxCore>) {
+    f(Vec3::UnitX());
+    f(Vec3::UnitY());
+    f(Vec3::UnitZ());
+  }
+}
+
+/// An upper bound on how deep the cores of `md` overlap: A - B's support along a few unit axes
+/// (both cores' face normals, face_axes), the smallest. When A - B holds the origin, its
+/// boundary lies within h(n) = max n.(a - b) of the origin along every unit n, so the depth is
+/// at most each h(n); when the cores are apart, their distance is at least -h(n). Either way a
+/// pair's signed distance is at least minus this bound. The deepest-pair searches skip the EPA
+/// of a pair that cannot beat the deepest found so far (Minkowski-difference faces come from
+/// these normals, so for a triangle against a box the bound is often the depth itself).
+template <class MD>
+double penetration_upper_bound(const MD& md) {
+  double bound = std::numeric_limits<double>::infinity();
+  const auto along = [&](const Vec3& n) {
+    bound = std::min({bound, n.dot(md.support(n).w), -n.dot(md.support(-n).w)});
+  };
+  face_axes(md.a, along);
+  face_axes(md.b, [&](const Vec3& n) { along(md.rotation * n); });
+  return bound;
+}
+
+/// Whether a pair whose signed distance is at least -(bound + radius) may still be deeper than
+/// `deepest` (a signed distance; only negative ones prune). The margin (1e-9 of the pair's size)
+/// covers the rounding of the bound and of EPA's depth, which the agreement checks put below
+/// 1e-14 of it.
+inline bool may_be_deeper(double bound, double radius, double scale, double deepest) {
+  return !(deepest < 0.0 && bound + radius + 1e-9 * scale < -deepest);
+}
 
 }  // namespace gjk::detail
