@@ -11,6 +11,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace gjk {
 
@@ -376,6 +377,21 @@ struct Traversal {
     return out;
   }
 
+  /// An upper bound on how deep the shape, its radius included, reaches into `primitive`
+  /// (detail::penetration_upper_bound). A cell's faces are normal to the cells' frame axes,
+  /// along which the shape's box in that frame is exact: the overlap of the two boxes bounds the
+  /// depth without a support of the shape (a hull's would climb six times per cell).
+  template <class MD>
+  double depth_bound(std::uint32_t primitive, const MD& md) const {
+    if constexpr (std::is_same_v<Leaves, CellLeaves>) {
+      const Vec3& centre = leaves.cells.centres()[primitive];
+      const Vec3& half = leaves.cells.half_extents()[primitive];
+      return (box.max() - (centre - half)).cwiseMin((centre + half) - box.min()).minCoeff();
+    } else {
+      return detail::penetration_upper_bound(md) + radius_a;
+    }
+  }
+
   /// The deepest penetration into a single primitive among those the shape touches.
   SignedDistanceResult deepest(PrimitiveHit* hit) const {
     SignedDistanceResult best;
@@ -396,7 +412,7 @@ struct Traversal {
       bool skipped = false;
       const SignedDistanceResult r = with_leaf(node.index, [&](const auto& md) {
         if (best.signed_distance < 0.0 &&
-            !detail::may_be_deeper(detail::penetration_upper_bound(md), radius_a, md.scale(),
+            !detail::may_be_deeper(depth_bound(node.index, md), 0.0, md.scale(),
                                    best.signed_distance)) {
           skipped = true;  // cannot replace the deepest primitive: no GJK, no EPA
           return SignedDistanceResult{};
