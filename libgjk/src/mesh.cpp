@@ -412,8 +412,8 @@ struct Traversal {
       bool skipped = false;
       const SignedDistanceResult r = with_leaf(node.index, [&](const auto& md) {
         if (best.signed_distance < 0.0 &&
-            !detail::may_be_deeper(depth_bound(node.index, md), 0.0, md.scale(),
-                                   best.signed_distance)) {
+            detail::cannot_be_deeper(depth_bound(node.index, md), md.scale(),
+                                     best.signed_distance)) {
           skipped = true;  // cannot replace the deepest primitive: no GJK, no EPA
           return SignedDistanceResult{};
         }

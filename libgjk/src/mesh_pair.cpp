@@ -670,8 +670,8 @@ struct PairTraversal {
     depth_first(slack, touching, [&](std::uint32_t ta, std::uint32_t tb) {
       with_leaf_pair(ta, tb, touching, [&](const auto& md) {
         if (best.signed_distance < 0.0 &&
-            !detail::may_be_deeper(detail::penetration_upper_bound(md), 0.0, md.scale(),
-                                   best.signed_distance))
+            detail::cannot_be_deeper(detail::penetration_upper_bound(md), md.scale(),
+                                     best.signed_distance))
           return;  // cannot replace the deepest pair: no GJK, no EPA
         const SignedDistanceResult r = detail::signed_distance_from(
             md, detail::run_gjk(md, options, GjkMode::Distance), 0.0, 0.0, pose_a, options);

@@ -82,12 +82,11 @@ double penetration_upper_bound(const MD& md) {
   return bound;
 }
 
-/// Whether a pair whose signed distance is at least -(bound + radius) may still be deeper than
-/// `deepest` (a signed distance; only negative ones prune). The margin (1e-9 of the pair's size)
-/// covers the rounding of the bound and of EPA's depth, which the agreement checks put below
-/// 1e-14 of it.
-inline bool may_be_deeper(double bound, double radius, double scale, double deepest) {
-  return !(deepest < 0.0 && bound + radius + 1e-9 * scale < -deepest);
+/// Whether a pair whose signed distance is at least -bound cannot beat `deepest`, the (negative)
+/// signed distance of the deepest pair found. The margin (1e-9 of the pair's size) covers the
+/// rounding of the bound and of EPA's depth, which the agreement checks put below 1e-14 of it.
+inline bool cannot_be_deeper(double bound, double scale, double deepest) {
+  return bound + 1e-9 * scale < -deepest;
 }
 
 }  // namespace gjk::detail
