@@ -4,9 +4,13 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -59,9 +63,85 @@ void time_pairs(benchmark::State& state, const std::vector<Pair>& pairs, Fn fn) 
   set_per_query_counters(state, pairs.size());
 }
 
+/// One engine's pass over a cell's data set, returning a sum of its answers (kept, so that the
+/// queries cannot be optimised away).
+using Pass = std::function<double()>;
+
+/// Side by side (issue 18): every engine of one cell over the same data, on the same allocation,
+/// in one benchmark. One iteration is as many rounds as engines; each round runs every engine
+/// once, in an order shuffled anew (seeded), so that no engine always runs first or after the
+/// same one (a fixed cyclic rotation, which keeps each engine's predecessor, showed the same code
+/// 6-30 % apart). An engine's turn is one pass untimed, which brings its own data back into cache
+/// as in its per-engine row, then one timed pass. Counter `<engine>` is the median of its timed
+/// passes in ns per query (`queries` per pass). The per-engine rows time each engine in its own
+/// benchmark, seconds apart: there the same code's rows have differed by up to 1.6x on this
+/// shared machine (docs/benchmarks.md, session 49).
+inline void time_side_by_side(benchmark::State& state, std::size_t queries,
+                              const std::vector<std::pair<std::string, Pass>>& passes) {
+  const std::size_t count = passes.size();
+  std::vector<std::vector<double>> ns(count);
+  std::vector<std::size_t> order(count);
+  for (std::size_t e = 0; e < count; ++e) order[e] = e;
+  std::mt19937 rng(0x5B5);
+  double sink = 0.0;
+  for (auto _ : state) {
+    for (std::size_t round = 0; round < count; ++round) {
+      std::shuffle(order.begin(), order.end(), rng);
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t e = order[k];
+        sink += passes[e].second();  // warm-up: the other engines' passes evicted this one's data
+        const auto start = std::chrono::steady_clock::now();
+        sink += passes[e].second();
+        benchmark::DoNotOptimize(sink);
+        const auto stop = std::chrono::steady_clock::now();
+        ns[e].push_back(std::chrono::duration<double, std::nano>(stop - start).count() /
+                        static_cast<double>(queries));
+      }
+    }
+  }
+  for (std::size_t e = 0; e < count; ++e) {
+    std::vector<double>& t = ns[e];
+    if (t.empty()) continue;
+    std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+    state.counters[passes[e].first] = t[t.size() / 2];
+  }
+  set_per_query_counters(state, 2 * queries * count * count);
+}
+
+/// time_side_by_side over `pairs` with engines called per pair, as time_pairs calls them.
+template <class Pair, class Fn>
+void time_side_by_side(benchmark::State& state, const std::vector<Pair>& pairs,
+                       const std::vector<std::pair<std::string, Fn>>& engines) {
+  std::vector<std::pair<std::string, Pass>> passes;
+  for (const auto& [name, fn] : engines) {
+    passes.emplace_back(name, [&pairs, fn = fn] {
+      double sum = 0.0;
+      for (const Pair& p : pairs) sum += fn(p);
+      return sum;
+    });
+  }
+  time_side_by_side(state, pairs.size(), passes);
+}
+
 /// Which answer an engine gives, for the agreement check.
 enum class Query { Distance, Collide, Penetration };
 const char* to_string(Query q);
+
+/// Registers `sbs/<section>/<query>/<cell>`: the engines of `engines` answering `query` that
+/// `keep` accepts, side by side over `pairs()` (called when the benchmark runs: data sets are
+/// built lazily, one at a time). Nothing when no engine is left.
+template <class Engine, class Keep, class GetPairs>
+void register_side_by_side(const std::string& section, Query query, const std::string& cell,
+                           const std::vector<Engine>& engines, Keep keep, GetPairs pairs) {
+  std::vector<std::pair<std::string, decltype(Engine::fn)>> chosen;
+  for (const Engine& e : engines)
+    if (e.query == query && keep(e)) chosen.emplace_back(e.name, e.fn);
+  if (chosen.empty()) return;
+  const std::string name = "sbs/" + section + "/" + to_string(query) + "/" + cell;
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+    time_side_by_side(s, pairs(), chosen);
+  })->Unit(benchmark::kMicrosecond);
+}
 
 /// Agreement of one engine with libgjk (and with the exact answer where the data set knows it)
 /// over one data set. Values: distances or depths; collisions as 0/1.

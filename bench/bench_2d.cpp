@@ -298,6 +298,12 @@ void register_2d() {
           run2(s, n, kind, fn);
         })->Unit(benchmark::kMicrosecond);
       }
+      for (const Query q : {Query::Distance, Query::Collide}) {
+        register_side_by_side(
+            "2d", q, std::string(gt::to_string(kind)) + "/" + std::to_string(n), engines2(),
+            [](const Engine2&) { return true; },
+            [=]() -> const std::vector<Pair2>& { return data2(n, kind).pairs; });
+      }
     }
   }
 }

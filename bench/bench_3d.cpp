@@ -94,6 +94,13 @@ void register_static_3d() {
           run3(s, n, kind, fn);
         })->Unit(benchmark::kMicrosecond);
       }
+      for (const Query q : {Query::Distance, Query::Collide, Query::Penetration}) {
+        if (!applies(q, kind)) continue;
+        register_side_by_side(
+            "3d", q, std::string(gt::to_string(kind)) + "/" + std::to_string(n), engines3(),
+            [](const Engine3&) { return true; },
+            [=]() -> const std::vector<Pair3>& { return data3(n, kind).pairs; });
+      }
     }
   }
 }

@@ -93,6 +93,12 @@ void register_mixed() {
           time_pairs(s, data_mixed(kind, cls).pairs, fn);
         })->Unit(benchmark::kMicrosecond);
       }
+      for (const Query q : {Query::Distance, Query::Collide, Query::Penetration}) {
+        register_side_by_side(
+            "mixed", q, std::string(gt::to_string(cls)) + "/" + gt::to_string(kind), engines3(),
+            [cls](const Engine3& e) { return in_mixed(e, cls); },
+            [=]() -> const std::vector<Pair3>& { return data_mixed(kind, cls).pairs; });
+      }
     }
   }
 }

@@ -147,17 +147,23 @@ void run_cold(benchmark::State& state, int n, gt::TrackingClass kind, Fn3 fn) {
   time_pairs(state, data_tracking(n, kind).pairs, fn);
 }
 
-// Sequences in order; the cache is reset at the first step of each.
+// One pass of a warm engine: sequences in order; the cache is reset at the first step of each.
+double warm_pass(const DataTrack& d, FnTrack fn) {
+  double sum = 0.0;
+  TrackCache cache{};
+  for (std::size_t i = 0; i < d.pairs.size(); ++i) {
+    if (i % static_cast<std::size_t>(d.steps) == 0) cache.gjk.reset();  // keeps its storage
+    cache.step = d.pairs[i].step;
+    sum += fn(d.pairs[i], cache);
+  }
+  return sum;
+}
+
 void run_warm(benchmark::State& state, int n, gt::TrackingClass kind, FnTrack fn) {
   const DataTrack& d = data_tracking(n, kind);
   double sink = 0.0;
   for (auto _ : state) {
-    TrackCache cache{};
-    for (std::size_t i = 0; i < d.pairs.size(); ++i) {
-      if (i % static_cast<std::size_t>(d.steps) == 0) cache.gjk.reset();  // keeps its storage
-      cache.step = d.pairs[i].step;
-      sink += fn(d.pairs[i], cache);
-    }
+    sink += warm_pass(d, fn);
     benchmark::DoNotOptimize(sink);
   }
   set_per_query_counters(state, d.pairs.size());
@@ -183,6 +189,30 @@ void register_tracking() {
                                            [=](benchmark::State& s) { run_cold(s, n, kind, fn); });
         }
         b->Unit(benchmark::kMicrosecond);
+      }
+      for (const Query q : {Query::Distance, Query::Collide, Query::Penetration}) {
+        std::vector<const EngineTrack*> cell;
+        for (const EngineTrack& e : tracking_engines())
+          if (e.query == q && row_applies(e, kind)) cell.push_back(&e);
+        if (cell.empty()) continue;
+        const std::string name = std::string("sbs/track/") + to_string(q) + "/" +
+                                 gt::to_string(kind) + "/" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) {
+          const DataTrack& d = data_tracking(n, kind);
+          std::vector<std::pair<std::string, Pass>> passes;
+          for (const EngineTrack* e : cell) {
+            if (e->warm != nullptr) {
+              passes.emplace_back(e->name, [&d, fn = e->warm] { return warm_pass(d, fn); });
+            } else {
+              passes.emplace_back(e->name, [&d, fn = e->cold] {
+                double sum = 0.0;
+                for (const Pair3& p : d.pairs) sum += fn(p);
+                return sum;
+              });
+            }
+          }
+          time_side_by_side(s, d.pairs.size(), passes);
+        })->Unit(benchmark::kMicrosecond);
       }
     }
   }
