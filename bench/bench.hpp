@@ -108,18 +108,22 @@ inline void time_side_by_side(benchmark::State& state, std::size_t queries,
   set_per_query_counters(state, 2 * queries * count * count);
 }
 
-/// time_side_by_side over `pairs` with engines called per pair, as time_pairs calls them.
+/// The pass of an engine called once per pair, as time_pairs calls it (`pairs` must outlive it).
+template <class Pair, class Fn>
+Pass pass_over(const std::vector<Pair>& pairs, Fn fn) {
+  return [&pairs, fn] {
+    double sum = 0.0;
+    for (const Pair& p : pairs) sum += fn(p);
+    return sum;
+  };
+}
+
+/// time_side_by_side over `pairs` with engines called per pair.
 template <class Pair, class Fn>
 void time_side_by_side(benchmark::State& state, const std::vector<Pair>& pairs,
                        const std::vector<std::pair<std::string, Fn>>& engines) {
   std::vector<std::pair<std::string, Pass>> passes;
-  for (const auto& [name, fn] : engines) {
-    passes.emplace_back(name, [&pairs, fn = fn] {
-      double sum = 0.0;
-      for (const Pair& p : pairs) sum += fn(p);
-      return sum;
-    });
-  }
+  for (const auto& [name, fn] : engines) passes.emplace_back(name, pass_over(pairs, fn));
   time_side_by_side(state, pairs.size(), passes);
 }
 

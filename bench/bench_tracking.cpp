@@ -201,15 +201,9 @@ void register_tracking() {
           const DataTrack& d = data_tracking(n, kind);
           std::vector<std::pair<std::string, Pass>> passes;
           for (const EngineTrack* e : cell) {
-            if (e->warm != nullptr) {
-              passes.emplace_back(e->name, [&d, fn = e->warm] { return warm_pass(d, fn); });
-            } else {
-              passes.emplace_back(e->name, [&d, fn = e->cold] {
-                double sum = 0.0;
-                for (const Pair3& p : d.pairs) sum += fn(p);
-                return sum;
-              });
-            }
+            passes.emplace_back(e->name, e->warm != nullptr
+                                             ? Pass([&d, fn = e->warm] { return warm_pass(d, fn); })
+                                             : pass_over(d.pairs, e->cold));
           }
           time_side_by_side(s, d.pairs.size(), passes);
         })->Unit(benchmark::kMicrosecond);

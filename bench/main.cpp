@@ -5,9 +5,9 @@
 //                                    vs the exact answers the data sets know; prints Markdown
 //   gjk_bench --quick ...            small data sets (100 pairs, 5 sequences) and a short
 //                                    minimum time: a smoke run of everything in seconds
-//   --benchmark_filter='^sbs/'       side by side: one benchmark per cell of the 2D, 3D and
-//                                    mixed sections, every engine's pass in turn over the same
-//                                    pairs; counter <engine> = median ns per query
+//   --benchmark_filter='^sbs/'       side by side: one benchmark per cell of the 2D, 3D,
+//                                    mixed and tracking sections, every engine's pass in turn
+//                                    over the same pairs; counter <engine> = median ns per query
 //   --sections=2d,3d,mixed,track,seed002   restricts --check (benchmarks: use
 //                                    --benchmark_filter); mixed: a box, sphere or capsule
 //                                    against a 100-point hull, 8 against 512 points;

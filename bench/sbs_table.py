@@ -15,10 +15,11 @@ usage: sbs_table.py results.json [> tables.md]
                     (runs the side-by-side rows, 3 repetitions, then prints their tables)
 """
 import argparse
-import subprocess
-import tempfile
 import json
+import os
+import subprocess
 import sys
+import tempfile
 from collections import OrderedDict
 from typing import Dict, Tuple
 
@@ -29,8 +30,9 @@ DEFAULT_ROW = {("2d", "distance"): "libgjk-hc", ("2d", "collide"): "libgjk",
 TITLES = {"2d": "2D (seed 001)", "3d": "3D static (seed 002 Table 2 setting)",
           "mixed": "3D mixed pairs (issue 18 item 4)",
           "track": "3D tracking (seed 004 section 4; peers cold, libgjk warm)"}
-# Counters every benchmark has besides the engines'.
-NOT_ENGINES = {"per_query", "items_per_second"}
+# Numeric fields of a benchmark's JSON that are not engine counters.
+NOT_ENGINES = {"per_query", "items_per_second", "iterations", "repetitions", "repetition_index",
+               "threads", "family_index", "per_family_instance_index", "real_time", "cpu_time"}
 
 
 def is_peer(engine: str) -> bool:
@@ -53,9 +55,7 @@ def load(path: str) -> Tuple[dict, Tables]:
             continue
         _, section, query, cls, size = parts
         cells = {k: v for k, v in b.items()
-                 if isinstance(v, (int, float)) and k not in NOT_ENGINES and not k.endswith("_time")
-                 and k not in ("iterations", "repetitions", "repetition_index", "threads",
-                               "family_index", "per_family_instance_index")}
+                 if isinstance(v, (int, float)) and k not in NOT_ENGINES}
         tables.setdefault((section, query), OrderedDict())[(cls, size)] = cells
     return data.get("context", {}), tables
 
@@ -64,14 +64,15 @@ def fmt(ns: float) -> str:
     return f"{ns:,.0f}"
 
 
-def run_bench(bench: str, pattern: str, quick: bool) -> str:
-    """Runs gjk_bench's side-by-side rows (no shell) and returns the path of its JSON output."""
-    out = tempfile.NamedTemporaryFile(prefix="sbs_", suffix=".json", delete=False).name
-    command = [bench, f"--benchmark_filter={pattern}", "--benchmark_repetitions=3",
-               "--benchmark_report_aggregates_only=true", f"--benchmark_out={out}",
-               "--benchmark_out_format=json"] + (["--quick"] if quick else [])
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return out
+def run_bench(bench: str, pattern: str, quick: bool) -> Tuple[dict, Tables]:
+    """Runs gjk_bench's side-by-side rows (no shell) and loads its JSON output."""
+    with tempfile.TemporaryDirectory(prefix="sbs_") as directory:
+        out = os.path.join(directory, "sbs.json")
+        command = [bench, f"--benchmark_filter={pattern}", "--benchmark_repetitions=3",
+                   "--benchmark_report_aggregates_only=true", f"--benchmark_out={out}",
+                   "--benchmark_out_format=json"] + (["--quick"] if quick else [])
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        return load(out)
 
 
 def main() -> None:
@@ -83,10 +84,12 @@ def main() -> None:
     args = parser.parse_args()
     if (args.results is None) == (args.bench is None):
         parser.error("give either a JSON file or --bench")
-    path = args.results if args.bench is None else run_bench(args.bench, args.filter, args.quick)
-    context, tables = load(path)
+    if args.bench is None:
+        context, tables = load(args.results)
+    else:
+        context, tables = run_bench(args.bench, args.filter, args.quick)
     if not tables:
-        sys.exit(f"sbs_table.py: no sbs/ rows in {path}")
+        sys.exit(f"sbs_table.py: no sbs/ rows in {args.results or 'the run of ' + args.bench}")
     print(f"Run: {context.get('date', '?')}, {context.get('num_cpus', '?')} CPUs at "
           f"{context.get('mhz_per_cpu', '?')} MHz, load average {context.get('load_avg', '?')}\n")
     for (section, query), table in tables.items():
