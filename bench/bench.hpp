@@ -69,20 +69,23 @@ using Pass = std::function<double()>;
 
 /// Side by side (issue 18): every engine of one cell over the same data, on the same allocation,
 /// in one benchmark. One iteration is as many rounds as engines; each round runs every engine
-/// once, in an order shuffled anew (seeded), so that no engine always runs first or after the
-/// same one (a fixed cyclic rotation, which keeps each engine's predecessor, showed the same code
-/// 6-30 % apart). An engine's turn is one pass untimed, which brings its own data back into cache
-/// as in its per-engine row, then one timed pass. Counter `<engine>` is the median of its timed
-/// passes in ns per query (`queries` per pass). The per-engine rows time each engine in its own
-/// benchmark, seconds apart: there the same code's rows have differed by up to 1.6x on this
-/// shared machine (docs/benchmarks.md, session 49).
+/// once, in an order shuffled anew, so that no engine always runs first or after the same one (a
+/// fixed cyclic rotation, which keeps each engine's predecessor, showed the same code 6-30 %
+/// apart). The shuffles start from a fresh random seed at every call: with one fixed seed every
+/// repetition replayed the same orders, and an engine's place in the cell's list then biased its
+/// time by up to 1.47x the same code's at another place, the same way in every repetition
+/// (docs/benchmarks.md, session 50). An engine's turn is one pass untimed, which brings its own
+/// data back into cache as in its per-engine row, then one timed pass. Counter `<engine>` is the
+/// median of its timed passes in ns per query (`queries` per pass). The per-engine rows time each
+/// engine in its own benchmark, seconds apart: there the same code's rows have differed by up
+/// to 1.6x on this shared machine (docs/benchmarks.md, session 49).
 inline void time_side_by_side(benchmark::State& state, std::size_t queries,
                               const std::vector<std::pair<std::string, Pass>>& passes) {
   const std::size_t count = passes.size();
   std::vector<std::vector<double>> ns(count);
   std::vector<std::size_t> order(count);
   for (std::size_t e = 0; e < count; ++e) order[e] = e;
-  std::mt19937 rng(0x5B5);
+  std::mt19937 rng(std::random_device{}());
   double sink = 0.0;
   for (auto _ : state) {
     for (std::size_t round = 0; round < count; ++round) {

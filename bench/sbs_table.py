@@ -4,10 +4,9 @@
 Each `sbs/<section>/<query>/<class>/<size>` benchmark runs every engine of one cell in turn over
 the same pairs (bench.hpp, time_side_by_side); its counter `<engine>` is that engine's median ns
 per query. With repetitions the median aggregate is used. Per cell the tables give every
-engine's time, libgjk's default row (what a user gets: `libgjk-hc` for 2D distance, `libgjk-sv`
-for 3D distance, `libgjk` otherwise; in tracking the warm rows `libgjk-sv-hc-warm` and
-`libgjk-warm`), the fastest peer library and the ratio peer / libgjk
-(above 1: libgjk is faster by that factor). Rows of libgjk's other settings and the benchmark's
+engine's time, libgjk's default row (what a user gets: `libgjk-sv` for 3D distance, `libgjk`
+otherwise; in tracking the warm rows `libgjk-sv-hc-warm` and `libgjk-warm`), the fastest peer
+library and the ratio peer / libgjk (above 1: libgjk is faster by that factor). Rows of libgjk's other settings and the benchmark's
 own separating-axis test (`sat`) are shown but are not peers.
 
 usage: sbs_table.py results.json [> tables.md]
@@ -23,7 +22,7 @@ import tempfile
 from collections import OrderedDict
 from typing import Dict, Tuple
 
-DEFAULT_ROW = {("2d", "distance"): "libgjk-hc", ("2d", "collide"): "libgjk",
+DEFAULT_ROW = {("2d", "distance"): "libgjk", ("2d", "collide"): "libgjk",
                ("3d", "distance"): "libgjk-sv", ("mixed", "distance"): "libgjk-sv",
                ("track", "distance"): "libgjk-sv-hc-warm", ("track", "collide"): "libgjk-warm",
                ("track", "penetration"): "libgjk-warm"}

@@ -197,6 +197,59 @@ TEST(Planar, HillClimbingFindsTheSupportFromAnyHint) {
   }
 }
 
+/// The first vertex maximising <v, d>, one vertex at a time (the scan's definition).
+int first_maximiser(const ConvexPolygon& p, const Vec2& d) {
+  int best = 0;
+  double best_dot = p.vertices()[0].x() * d.x() + p.vertices()[0].y() * d.y();
+  for (int i = 1; i < p.size(); ++i) {
+    const double dot = p.vertices()[i].x() * d.x() + p.vertices()[i].y() * d.y();
+    if (dot > best_dot) best_dot = dot, best = i;
+  }
+  return best;
+}
+
+// The scan (SupportMethod::BruteForce, and Auto below kHillClimbingMinVertices) returns the
+// first vertex maximising <v, d>: ties go to the lowest index, and NaN products (infinite
+// directions) are skipped unless they are vertex 0's. Grid polygons and axis directions make
+// ties common. (A two-lane SSE2 scan written to this test took more instructions on seed 001's
+// 4-gons and was dropped: docs/benchmarks.md, session 50.)
+TEST(Planar, ScanReturnsTheFirstMaximiser) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double inf = INFINITY, nan = std::nan("");
+  const Vec2 special[] = {Vec2(1, 0),     Vec2(0, 1),      Vec2(-1, 0),       Vec2(0, -1),
+                          Vec2(1, 1),     Vec2(-1, 1),     Vec2(0, 0),        Vec2(inf, 0),
+                          Vec2(0, inf),   Vec2(inf, -inf), Vec2(nan, 1),      Vec2(1, nan),
+                          Vec2(nan, nan), Vec2(-inf, 1),   Vec2(1e308, 1e308)};
+  int ties = 0, checked = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int n = 1 + static_cast<int>(unit(rng) * 24);
+    std::vector<Vec2> points;
+    const bool grid = trial % 2 == 0;
+    for (int i = 0; i < n; ++i) {
+      const Vec2 q(unit(rng), unit(rng));
+      points.push_back(grid ? Vec2(std::round(4 * q.x()), std::round(4 * q.y())) : q);
+    }
+    if (trial % 7 == 0) points.resize(std::min<size_t>(points.size(), 2));  // points, segments
+    const ConvexPolygon p = ConvexPolygon::from_points(points);
+    std::vector<Vec2> directions(std::begin(special), std::end(special));
+    for (int k = 0; k < 8; ++k) {
+      const double angle = 2 * M_PI * unit(rng);
+      directions.emplace_back(std::cos(angle), std::sin(angle));
+    }
+    for (const Vec2& d : directions) {
+      const int expected = first_maximiser(p, d);
+      ASSERT_EQ(p.support_brute_force(d), expected)
+          << p.size() << " vertices, direction " << d.transpose() << ", trial " << trial;
+      const double top = p.vertices()[expected].dot(d);
+      for (int i = expected + 1; i < p.size(); ++i) ties += p.vertices()[i].dot(d) == top;
+      ++checked;
+    }
+  }
+  EXPECT_GT(ties, 1000);  // the tie rule was exercised
+  EXPECT_GT(checked, 60000);
+}
+
 TEST(Planar, DegenerateAndBadInput) {
   const ConvexPolygon point = ConvexPolygon::from_points({Vec2(1, 1), Vec2(1, 1)});
   EXPECT_EQ(point.size(), 1);
