@@ -6,8 +6,9 @@ the same pairs (bench.hpp, time_side_by_side); its counter `<engine>` is that en
 per query. With repetitions the median aggregate is used. Per cell the tables give every
 engine's time, libgjk's default row (what a user gets: `libgjk-sv` for 3D distance, `libgjk`
 otherwise; in tracking the warm rows `libgjk-sv-hc-warm` and `libgjk-warm`), the fastest peer
-library and the ratio peer / libgjk (above 1: libgjk is faster by that factor). Rows of libgjk's other settings and the benchmark's
-own separating-axis test (`sat`) are shown but are not peers.
+library and the ratio peer / libgjk (above 1: libgjk is faster by that factor). Rows of
+libgjk's other settings and the benchmark's own separating-axis test (`sat`) are shown but are
+not peers.
 
 usage: sbs_table.py results.json [> tables.md]
        sbs_table.py --bench path/to/gjk_bench [--filter REGEX] [--quick]
@@ -22,8 +23,8 @@ import tempfile
 from collections import OrderedDict
 from typing import Dict, Tuple
 
-DEFAULT_ROW = {("2d", "distance"): "libgjk", ("2d", "collide"): "libgjk",
-               ("3d", "distance"): "libgjk-sv", ("mixed", "distance"): "libgjk-sv",
+# libgjk's default row where it is not `libgjk`.
+DEFAULT_ROW = {("3d", "distance"): "libgjk-sv", ("mixed", "distance"): "libgjk-sv",
                ("track", "distance"): "libgjk-sv-hc-warm", ("track", "collide"): "libgjk-warm",
                ("track", "penetration"): "libgjk-warm"}
 TITLES = {"2d": "2D (seed 001)", "3d": "3D static (seed 002 Table 2 setting)",
