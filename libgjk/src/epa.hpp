@@ -480,7 +480,7 @@ inline void remember_polytope(const EpaPolytope& poly, EpaWorkspace& ws, WarmSta
 
 /// Starts the hill climbs of the support along `face`'s normal at the best of the face's own
 /// vertices (A's furthest along the normal, B's furthest against it) and, on hulls of 256
-/// vertices or more, the hull's supports of 26 fixed directions (PolytopeCore::start_near).
+/// vertices or more, the support of the nearest of 26 fixed directions (PolytopeCore::start_near).
 /// The default start, the last support, lies wherever the previous face was: EPA's faces face every
 /// way, and each climbing step waits on the one before, so a long walk costs more time than its
 /// instruction count says: starting at the face's vertices alone took 1.2x this time on 512-vertex

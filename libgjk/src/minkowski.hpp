@@ -137,13 +137,14 @@ inline int scan_support(const Vec3* v, int n, const Vec3& d) {
 void prefetch_for_climbing(const ConvexPolytope& hull);
 
 /// A climb starts at the last support alone while that vertex lies at least this fraction of the
-/// bounding radius out from the centre along the new direction; below, at the best of it and the
-/// hull's 26 fixed-direction supports (ConvexPolytope::climb_start).
+/// bounding radius out from the centre along the new direction; below, at the better of it and
+/// the support of the nearest of 26 fixed directions (ConvexPolytope::climb_start).
 constexpr double kClimbFromHintCos = 0.7;
 /// Hull size from which climbs that turn far, and EPA's starts at a face vertex, are compared with
-/// the 26 fixed-direction supports. Below it the 26 dot products cost about what the shorter walk
-/// saves (EPA at 64 vertices was 1.11x faster without them), and the robots' link hulls (72-220
-/// vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
+/// the support of the nearest of 26 fixed directions. Below it that start cost about what the
+/// shorter walk saved while it scored all 26 supports (EPA at 64 vertices was 1.11x faster without
+/// it; not measured again since the start became a lookup, session 52), and the robots' link hulls
+/// (72-220 vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
 constexpr int kClimbStartScanMinVertices = 256;
 
 struct PolytopeCore {
@@ -201,8 +202,8 @@ struct PolytopeCore {
     return far ? polytope->climb_start(d, last) : last;
   }
   /// Starts the next climb along `d` at vertex `candidate` (below 0: where it was), near the
-  /// answer but not on it; on hulls of kClimbStartScanMinVertices or more, at the best of it and
-  /// the 26 fixed-direction supports. Nothing for a core that scans.
+  /// answer but not on it; on hulls of kClimbStartScanMinVertices or more, at the better of it
+  /// and the nearest fixed direction's support. Nothing for a core that scans.
   void start_near(const Vec3& d, int candidate) const {
     if (!climb) return;
     if (static_cast<int>(polytope->vertices().size()) >= kClimbStartScanMinVertices) {

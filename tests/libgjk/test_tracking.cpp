@@ -40,9 +40,11 @@ TEST(HillClimbing, FindsTheScanSupportFromAnyHint) {
   EXPECT_GE(checked, 15000);
 }
 
-// climb_start picks the best of the candidate and the supports of the 26 directions (-1, 0,
-// 1)^3 \ 0: checked against those supports found by the scan.
-TEST(HillClimbing, ClimbStartIsTheBestOfTheCandidateAndTheDirectionSupports) {
+// climb_start starts at the support of the preset direction (-1, 0, 1)^3 \ 0 nearest d (largest
+// cosine), or at the candidate when that lies at least as far along d: checked against the
+// nearest preset found by comparing all 26 cosines and its support found by the scan. Random
+// unit directions, and the presets themselves (exact axes and diagonals, scaled).
+TEST(HillClimbing, ClimbStartIsTheNearestPresetsSupportOrTheCandidate) {
   gjk::testing::Rng rng(0x5747);
   int checked = 0;
   for (int trial = 0; trial < 200; ++trial) {
@@ -51,25 +53,37 @@ TEST(HillClimbing, ClimbStartIsTheBestOfTheCandidateAndTheDirectionSupports) {
         gjk::testing::random_polytope_points(rng, n, gjk::testing::PointDistribution::Mixed));
     const auto& v = hull.vertices();
     const int vertices = static_cast<int>(v.size());
-    std::vector<int> allowed;
+    std::vector<Vec3> presets;
     for (int x = -1; x <= 1; ++x)
       for (int y = -1; y <= 1; ++y)
         for (int z = -1; z <= 1; ++z)
-          if (x != 0 || y != 0 || z != 0) allowed.push_back(hull.support_index(Vec3(x, y, z)));
-    for (int q = 0; q < 50; ++q) {
-      const Vec3 d = rng.unit_vector();
+          if (x != 0 || y != 0 || z != 0) presets.emplace_back(x, y, z);
+    for (int q = 0; q < 76; ++q) {
+      // 50 random unit directions, then each preset scaled by a random factor.
+      const Vec3 d = q < 50 ? rng.unit_vector()
+                            : Vec3(presets[static_cast<size_t>(q - 50)] * rng.uniform(1e-3, 1e3));
       const int candidate = q % 5 == 0 ? -1 : rng.uniform_int(0, vertices - 1);
-      const int start = hull.climb_start(d, candidate);
-      ASSERT_TRUE(start == candidate ||
-                  std::find(allowed.begin(), allowed.end(), start) != allowed.end());
-      double best = candidate >= 0 ? v[static_cast<size_t>(candidate)].dot(d)
-                                   : -std::numeric_limits<double>::infinity();
-      for (int k : allowed) best = std::max(best, v[static_cast<size_t>(k)].dot(d));
-      ASSERT_EQ(v[static_cast<size_t>(start)].dot(d), best) << "hull of " << n << " points";
+      size_t nearest = 0;
+      for (size_t k = 1; k < presets.size(); ++k) {
+        if (presets[k].dot(d) / presets[k].norm() >
+            presets[nearest].dot(d) / presets[nearest].norm())
+          nearest = k;
+      }
+      const int preset_support = hull.support_index(presets[nearest]);
+      const int expected = candidate >= 0 && v[static_cast<size_t>(candidate)].dot(d) >=
+                                                 v[static_cast<size_t>(preset_support)].dot(d)
+                               ? candidate
+                               : preset_support;
+      ASSERT_EQ(hull.climb_start(d, candidate), expected)
+          << "hull of " << n << " points, direction " << d.transpose();
+      // The climb from there still ends on a vertex as far along d as the scan's.
+      const int climbed = hull.support_index_climbing(d, hull.climb_start(d, candidate));
+      ASSERT_EQ(v[static_cast<size_t>(climbed)].dot(d),
+                v[static_cast<size_t>(hull.support_index(d))].dot(d));
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 10000);
+  EXPECT_EQ(checked, 200 * 76);
 }
 
 double distance_tolerance(double scale) {

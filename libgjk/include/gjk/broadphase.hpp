@@ -28,7 +28,8 @@ Aabb bounding_box(const Shape& shape, const Pose& pose);
 /// The same, for a shape that moves a little between calls (a robot link along a path): hull
 /// supports by hill climbing from `hints` (the six supporting vertices of the last call,
 /// updated), a few steps instead of six scans of every vertex. Any hints give the same box;
-/// start with -1 (no hint: the climb starts from the best of 26 precomputed supports).
+/// start with -1 (no hint: the climb starts at the precomputed support of the nearest of 26 fixed
+/// directions).
 Aabb bounding_box(const Shape& shape, const Pose& pose, std::array<int, 6>& hints);
 
 namespace detail {
