@@ -63,6 +63,15 @@ PrincipalFrame principal_frame(const std::vector<Vec3>& points) {
   return frame;
 }
 
+/// Where the support of (x, y, z) in {-1, 0, 1}^3 (not 0) sits in direction_supports_: the grid
+/// enumerated z fastest, without the origin (grid entry 13). The one place that layout is written.
+constexpr size_t direction_entry(int x, int y, int z) {
+  const int grid = (x + 1) * 9 + (y + 1) * 3 + (z + 1);
+  return static_cast<size_t>(grid - (grid > 13 ? 1 : 0));
+}
+static_assert(direction_entry(-1, -1, -1) == 0 && direction_entry(1, 1, 1) == 25 &&
+              direction_entry(0, 0, -1) == 12 && direction_entry(0, 0, 1) == 13);
+
 }  // namespace
 
 ConvexPolytope ConvexPolytope::from_points(const std::vector<Vec3>& points) {
@@ -273,12 +282,12 @@ void ConvexPolytope::compute_bounding_radius() {
     bounding_radius_ =
         std::max(bounding_radius_, (v - center_).stableNorm());  // no overflow at 1e155
   // Supports of the 26 directions of the cube's faces, edges and corners (hill-climbing starts).
-  size_t k = 0;
   for (int x = -1; x <= 1; ++x) {
     for (int y = -1; y <= 1; ++y) {
       for (int z = -1; z <= 1; ++z) {
         if (x == 0 && y == 0 && z == 0) continue;
-        direction_supports_[k++] = static_cast<std::uint32_t>(support_index(Vec3(x, y, z)));
+        direction_supports_[direction_entry(x, y, z)] =
+            static_cast<std::uint32_t>(support_index(Vec3(x, y, z)));
       }
     }
   }
@@ -327,12 +336,14 @@ int ConvexPolytope::support_index_climbing(const Vec3& direction, int hint) cons
 }
 
 std::pair<Vec3, Vec3> ConvexPolytope::local_bounds() const {
-  // direction_supports_ enumerates (x, y, z) in {-1, 0, 1}^3 without the origin, z fastest:
-  // -x is entry 4, +x 21, -y 10, +y 15, -z 12, +z 13. Each is support_index of that axis, so
-  // the box is the one a scan along +-e_k finds, coordinate for coordinate.
+  // The supports of +-e_k are support_index of that axis, so the box is the one a scan along
+  // +-e_k finds, coordinate for coordinate.
   if (vertices_.empty()) return {Vec3::Zero(), Vec3::Zero()};
-  const auto at = [&](size_t k) -> const Vec3& { return vertices_[direction_supports_[k]]; };
-  return {Vec3(at(4).x(), at(10).y(), at(12).z()), Vec3(at(21).x(), at(15).y(), at(13).z())};
+  const auto at = [&](int x, int y, int z) -> const Vec3& {
+    return vertices_[direction_supports_[direction_entry(x, y, z)]];
+  };
+  return {Vec3(at(-1, 0, 0).x(), at(0, -1, 0).y(), at(0, 0, -1).z()),
+          Vec3(at(1, 0, 0).x(), at(0, 1, 0).y(), at(0, 0, 1).z())};
 }
 
 // Not inlined into support_index_climbing: its call is the rare path there.
@@ -340,8 +351,8 @@ std::pair<Vec3, Vec3> ConvexPolytope::local_bounds() const {
   // The preset nearest `direction` (largest cosine) has d's signs on the axes it uses, and uses
   // the m axes of largest |d_i| for the m in 1..3 that maximises their sum / sqrt(m). Chosen by
   // selects, with no dot product: scoring all 26 presets' supports along d cost 525 instructions
-  // a cold query's climb (issue 18), where the walk from the nearest one's support costs a step
-  // or two more.
+  // per cold climb (issue 18), where the walk from the nearest one's support takes a step or two
+  // more.
   const double ax = std::abs(direction.x()), ay = std::abs(direction.y()),
                az = std::abs(direction.z());
   constexpr double kRoot2 = 0.70710678118654752440, kRoot3 = 0.57735026918962576451;
@@ -363,9 +374,7 @@ std::pair<Vec3, Vec3> ConvexPolytope::local_bounds() const {
   const int sx = (mask & 4) != 0 ? sign(direction.x()) : 0,
             sy = (mask & 2) != 0 ? sign(direction.y()) : 0,
             sz = (mask & 1) != 0 ? sign(direction.z()) : 0;
-  // direction_supports_ enumerates {-1, 0, 1}^3 z fastest, without the origin (grid entry 13).
-  const int grid = (sx + 1) * 9 + (sy + 1) * 3 + (sz + 1);
-  const int start = static_cast<int>(direction_supports_[static_cast<size_t>(grid - (grid > 13))]);
+  const int start = static_cast<int>(direction_supports_[direction_entry(sx, sy, sz)]);
   const int n = static_cast<int>(vertices_.size());
   if (candidate < 0 || candidate >= n) return start;
   return vertices_[static_cast<size_t>(candidate)].dot(direction) >=

@@ -96,10 +96,10 @@ class ConvexPolytope {
   /// hull's edge graph a local maximum is global. Falls back to the scan without adjacency.
   int support_index_climbing(const Vec3& direction, int hint) const;
   /// Where a climb along `direction` should start: the precomputed support of the fixed
-  /// direction in (-1, 0, 1)^3 (not 0) nearest `direction`, or `candidate` (when
-  /// it names a vertex) if that lies at least as far along it. For callers whose directions
-  /// jump between calls (EPA's face normals), where the last support can be far from the next
-  /// one and each climbing step waits on the one before.
+  /// direction in (-1, 0, 1)^3 (not 0) nearest `direction`, or `candidate` (when it names a
+  /// vertex) if that lies at least as far along it. For callers whose directions jump between
+  /// calls (EPA's face normals), where the last support can be far from the next one and each
+  /// climbing step waits on the one before.
   int climb_start(const Vec3& direction, int candidate) const;
   /// The smallest box around the vertices in the hull's own frame (lower and upper corners),
   /// read from the supports of +-x, +-y, +-z kept at construction: no scan.
