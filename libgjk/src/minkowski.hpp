@@ -136,23 +136,34 @@ inline int scan_support(const Vec3* v, int n, const Vec3& d) {
 /// constructor only gains a call.
 void prefetch_for_climbing(const ConvexPolytope& hull);
 
-/// A climb starts at the last support alone while that vertex lies at least this fraction of the
-/// bounding radius out from the centre along the new direction; below, at the better of it and
-/// the support of the nearest of 26 fixed directions (ConvexPolytope::climb_start).
+/// A cold climb starts at the last support alone while that vertex lies at least this fraction
+/// of the bounding radius out from the centre along the new direction; below, at the better of it
+/// and the support of the nearest of 26 fixed directions (ConvexPolytope::climb_start). On hulls
+/// of kClimbFromHintCosMinVertices vertices and more.
 constexpr double kClimbFromHintCos = 0.7;
-/// Hull size from which climbs that turn far, and EPA's starts at a face vertex, are compared with
-/// the support of the nearest of 26 fixed directions. Below it that start cost about what the
-/// shorter walk saved while it scored all 26 supports (EPA at 64 vertices was 1.11x faster without
-/// it; not measured again since the start became a lookup, session 52), and the robots' link hulls
-/// (72-220 vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
-constexpr int kClimbStartScanMinVertices = 256;
+/// Below this size only a last support behind the centre (at or below 0 along the direction)
+/// counts as far. The Panda's cold link-box distances took 1.03-1.06x the time with the fraction
+/// test (0.4 or 0.7) on its 72-220-vertex link hulls and 1.01x with this one (session 53); long,
+/// thin links, whose supports across the link lie well inside the bounding radius, are the
+/// likely reason.
+constexpr int kClimbFromHintCosMinVertices = 256;
+/// Hull size from which a cold climb that turns far starts over (PolytopeCore::start_for_turn):
+/// every hull Auto climbs without a warm start. Overlapping distances, whose directions swing,
+/// take 0.66-0.89x the time at 64-200 vertices, in and out of cache (session 53,
+/// docs/benchmarks.md); the threshold was 256 while the start scored all 26 supports.
+constexpr int kFarTurnRestartMinVertices = kHillClimbingMinVertices;
+/// Hull size from which EPA's starts at a face vertex are compared with the support of the
+/// nearest of 26 fixed directions. Below it, out of cache, that comparison cost EPA 3-6 % at
+/// 64-128 vertices (in cache it saved 5-7 %; session 53), and the robots' link hulls (72-220
+/// vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
+constexpr int kEpaStartPresetsMinVertices = 256;
 
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
   bool climb;        // hill climbing (seed 004 section 3.2) instead of the scan
   mutable int hint;  // last support vertex: where the next climb starts (per query, not shared)
-  // Climbs that turn far start over: a large hull without a warm start (a tracked pair's
+  // Climbs that turn far start over: a hull climbed without a warm start (a tracked pair's
   // directions turn little, and the test's few instructions showed in those queries).
   bool restart_far;
   // Inlined by force: one is built per body per query, and GCC stopped inlining it into the
@@ -167,7 +178,7 @@ struct PolytopeCore {
     climb = method == SupportMethod::HillClimbing ||
             (method == SupportMethod::Auto &&
              n >= (start >= 0 ? kHillClimbingMinVerticesWarm : climb_from));
-    restart_far = climb && start < 0 && n >= kClimbStartScanMinVertices;
+    restart_far = climb && start < 0 && n >= kFarTurnRestartMinVertices;
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
     // docs/benchmarks.md). A warm start's hull was just used.
@@ -191,22 +202,27 @@ struct PolytopeCore {
   /// overlapping pairs, and its first few on any static pair, turn by large angles: the last
   /// support is then many edges from the next one, and each climbing step waits on the one
   /// before. `last` counts as far when it lies less than kClimbFromHintCos of the bounding radius
-  /// out from the centre along d. Out of line, so that the inlined support of the hulls that never
-  /// call it stays as small as before.
+  /// out from the centre along d (below kClimbFromHintCosMinVertices: when it lies behind the
+  /// centre). Out of line, so that the inlined support of the hulls that never call it stays as
+  /// small as before.
   [[gnu::noinline]] int start_for_turn(const Vec3& d, int last) const {
     const double out =
         (polytope->vertices()[static_cast<size_t>(last)] - polytope->center()).dot(d);
     const double radius = polytope->bounding_radius();
-    const bool far = out <= 0.0 || out * out < kClimbFromHintCos * kClimbFromHintCos * radius *
-                                                   radius * d.squaredNorm();
+    const double cos_far =
+        static_cast<int>(polytope->vertices().size()) < kClimbFromHintCosMinVertices
+            ? 0.0
+            : kClimbFromHintCos;
+    const bool far =
+        out <= 0.0 || out * out < cos_far * cos_far * radius * radius * d.squaredNorm();
     return far ? polytope->climb_start(d, last) : last;
   }
   /// Starts the next climb along `d` at vertex `candidate` (below 0: where it was), near the
-  /// answer but not on it; on hulls of kClimbStartScanMinVertices or more, at the better of it
+  /// answer but not on it; on hulls of kEpaStartPresetsMinVertices or more, at the better of it
   /// and the nearest fixed direction's support. Nothing for a core that scans.
   void start_near(const Vec3& d, int candidate) const {
     if (!climb) return;
-    if (static_cast<int>(polytope->vertices().size()) >= kClimbStartScanMinVertices) {
+    if (static_cast<int>(polytope->vertices().size()) >= kEpaStartPresetsMinVertices) {
       hint = polytope->climb_start(d, candidate);
     } else if (candidate >= 0) {
       hint = candidate;

@@ -86,6 +86,43 @@ TEST(HillClimbing, ClimbStartIsTheNearestPresetsSupportOrTheCandidate) {
   EXPECT_EQ(checked, 200 * 76);
 }
 
+// Cold climbs on hulls of 64 vertices and more start over at the nearest preset's support when
+// the direction turns far (PolytopeCore::start_for_turn, with its two turn tests either side of
+// 256 vertices): the answers stay the scan's. Sizes either side of each threshold, every class
+// of the benchmark's sphere pairs; the Distant class's distance is known exactly.
+TEST(HillClimbing, ColdClimbsThatTurnFarGiveTheScansAnswers) {
+  using gjk::testing::PairClass;
+  int checked = 0;
+  for (int n : {63, 64, 100, 127, 128, 200, 255, 256}) {
+    for (PairClass kind : {PairClass::Distant, PairClass::Touching, PairClass::Overlapping}) {
+      for (std::uint64_t index = 0; index < 40; ++index) {
+        const auto pair = gjk::testing::make_sphere_pair(0x7e57, index, n, kind);
+        SCOPED_TRACE(pair.describe());
+        const Shape a = ConvexPolytope::from_points(pair.points_a);
+        const Shape b = ConvexPolytope::from_points(pair.points_b);
+        QueryOptions scan, climb;
+        scan.support = SupportMethod::BruteForce;
+        climb.support = SupportMethod::Auto;
+        const DistanceResult d_scan = distance(a, pair.pose_a, b, pair.pose_b, scan);
+        const DistanceResult d_climb = distance(a, pair.pose_a, b, pair.pose_b, climb);
+        ASSERT_EQ(d_climb.status, Status::Converged);
+        EXPECT_EQ(d_climb.collision, d_scan.collision);
+        EXPECT_NEAR(d_climb.distance, d_scan.distance, 1e-12);
+        if (kind == PairClass::Distant) {
+          EXPECT_NEAR(d_climb.distance, pair.gap, 1e-12);
+        }
+        const PenetrationResult p_scan = penetration(a, pair.pose_a, b, pair.pose_b, scan);
+        const PenetrationResult p_climb = penetration(a, pair.pose_a, b, pair.pose_b, climb);
+        EXPECT_EQ(p_climb.collision, p_scan.collision);
+        EXPECT_NEAR(p_climb.depth, p_scan.depth, 1e-12);
+        EXPECT_EQ(collide(a, pair.pose_a, b, pair.pose_b, climb).collision, d_scan.collision);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 8 * 3 * 40);
+}
+
 double distance_tolerance(double scale) {
   return 1e-9 * scale;
 }

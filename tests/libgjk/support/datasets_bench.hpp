@@ -99,9 +99,9 @@ struct MixedPair {
 ///  - Distant: gap log-uniform in [0.01, 2], which IS the distance (the facet's plane and the
 ///    parallel plane through B's point separate them, and those two points are gap apart);
 ///  - Touching: gap 0 (a third of the pairs) or log-uniform in [1e-12, 1e-9];
-///  - Overlapping: gap -[0.01, 0.3] (log-uniform): B's point lies that far below the facet (within
-///  the
-///    ball of radius 0.76 around A's centre, inside every such hull), so the distance is 0.
+///  - Overlapping: gap -[0.01, 0.3] (log-uniform): B's point lies that far below the facet,
+///    within the ball of radius 0.76 around A's centre (inside every such hull), so the distance
+///    is 0.
 MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kind, PairClass cls);
 
 // ---------------------------------------------------------------------------------------------
