@@ -166,13 +166,18 @@ struct PolytopeCore {
   // Climbs that turn far start over: a hull climbed without a warm start (a tracked pair's
   // directions turn little, and the test's few instructions showed in those queries).
   bool restart_far;
+  // The whole-hull prefetch waits for the first support call (a cold boolean query, which may
+  // end before any).
+  mutable bool prefetch_pending = false;
   // Inlined by force: one is built per body per query, and GCC stopped inlining it into the
   // queries' nested dispatch lambdas when it grew (10 M instructions of calls in a 20,000-state
   // clearance run).
   // `climb_from`: Auto's threshold without a warm start's hint (kHillClimbingMinVertices, or
-  // kHillClimbingMinVerticesBoolean for a cold collide()).
+  // kHillClimbingMinVerticesBoolean for a cold collide()). `prefetch_at_first_support`: a cold
+  // boolean query, which bounding balls may answer before any support call.
   [[gnu::always_inline]] PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1,
-                                      int climb_from = kHillClimbingMinVertices)
+                                      int climb_from = kHillClimbingMinVertices,
+                                      bool prefetch_at_first_support = false)
       : polytope(&p), hint(start) {
     const int n = static_cast<int>(p.vertices().size());
     climb = method == SupportMethod::HillClimbing ||
@@ -181,13 +186,26 @@ struct PolytopeCore {
     restart_far = climb && start < 0 && n >= kFarTurnRestartMinVertices;
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
-    // docs/benchmarks.md). A warm start's hull was just used.
-    if (climb && start < 0) prefetch_for_climbing(p);
+    // docs/benchmarks.md). A warm start's hull was just used. A query that the bounding balls
+    // answer makes no support call: its loads would only take memory bandwidth from the next
+    // queries (distant 256-512-vertex pairs: 0.55-0.92x MPR's speed with them issued anyway,
+    // session 54).
+    if (climb && start < 0) {
+      if (prefetch_at_first_support) {
+        prefetch_pending = true;
+      } else {
+        prefetch_for_climbing(p);
+      }
+    }
   }
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();
     int i;
     if (climb) {
+      if (prefetch_pending) {
+        prefetch_pending = false;
+        prefetch_for_climbing(*polytope);
+      }
       int start = hint;
       if (restart_far && start >= 0) start = start_for_turn(d, start);
       i = polytope->support_index_climbing(d, start);
@@ -320,6 +338,17 @@ struct MinkowskiDifference {
   double scale() const { return scale_around(center().norm()); }
   /// scale() from the norm of center(), which the caller already has.
   double scale_around(double center_norm) const { return a.bound() + b.bound() + center_norm; }
+  /// The two cores' bound()s.
+  double bounds() const { return a.bound() + b.bound(); }
+  /// How far apart the balls of radius bound() around the two centres are (negative when they
+  /// meet), given |center()|, less a bound on center()'s rounding: a lower bound on the distance
+  /// between the cores. The rounding is a few ulps of the magnitudes that center() adds up,
+  /// which can exceed the cores' own size when both sit far from their frames' origins.
+  double balls_gap(double center_norm) const {
+    const double magnitudes = a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() +
+                              translation.cwiseAbs().sum() + a.bound() + b.bound() + center_norm;
+    return center_norm - (a.bound() + b.bound()) - 16.0 * DBL_EPSILON * magnitudes;
+  }
 };
 
 }  // namespace gjk::detail

@@ -86,9 +86,11 @@ inline bool shape_is_valid(const Shape& shape) {
 }
 
 /// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
+/// `climb_from` and `prefetch_at_first_support`: PolytopeCore's.
 template <class F>
 decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f,
-                         int climb_from = kHillClimbingMinVertices) {
+                         int climb_from = kHillClimbingMinVertices,
+                         bool prefetch_at_first_support = false) {
   return std::visit(
       [&](const auto& g) -> decltype(auto) {
         using G = std::decay_t<decltype(g)>;
@@ -101,7 +103,8 @@ decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&&
         } else if constexpr (std::is_same_v<G, Cylinder>) {
           return f(CylinderCore{g.radius, g.half_length}, shape.inflation);
         } else {
-          return f(PolytopeCore(g, method, hint, climb_from), shape.inflation);
+          return f(PolytopeCore(g, method, hint, climb_from, prefetch_at_first_support),
+                   shape.inflation);
         }
       },
       shape.geometry);

@@ -23,7 +23,8 @@ using detail::with_core;
 template <class F>
 decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                          const QueryOptions& options, const WarmStart* cache, F&& f,
-                         int climb_from = kHillClimbingMinVertices) {
+                         int climb_from = kHillClimbingMinVertices,
+                         bool prefetch_at_first_support = false) {
   const detail::PairFrame frame = relative_frame(pose_a, pose_b);
   const int hint_a = cache != nullptr ? cache->hint_a : -1,
             hint_b = cache != nullptr ? cache->hint_b : -1;
@@ -38,9 +39,9 @@ decltype(auto) with_pair(const Shape& a, const Pose& pose_a, const Shape& b, con
               const MD md{core_a, core_b, frame.rotation, frame.translation};
               return f(md, radius_a, radius_b);
             },
-            climb_from);
+            climb_from, prefetch_at_first_support);
       },
-      climb_from);
+      climb_from, prefetch_at_first_support);
 }
 
 /// A shape whose core is its whole body (no radius swept around it): collide() answers a pair of
@@ -65,6 +66,8 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
                                        const Pose& pose_b, const QueryOptions& options,
                                        WarmStart* cache) {
   CollisionResult r;
+  // A cold query on bare cores: the boolean loop, which bounding balls may answer at once.
+  const bool cold_bare = cache == nullptr && has_bare_core(a) && has_bare_core(b);
   return with_pair(
       a, pose_a, b, pose_b, options, cache,
       [&](const auto& md, double radius_a, double radius_b) {
@@ -93,8 +96,7 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
         const detail::BooleanOutcome b = detail::run_boolean(md, options, cache);
         return report(b.collision, b.normal, b.iterations, b.status);
       },
-      cache == nullptr && has_bare_core(a) && has_bare_core(b) ? kHillClimbingMinVerticesBoolean
-                                                               : kHillClimbingMinVertices);
+      cold_bare ? kHillClimbingMinVerticesBoolean : kHillClimbingMinVertices, cold_bare);
 }
 
 static DistanceResult distance_checked(const Shape& a, const Pose& pose_a, const Shape& b,

@@ -327,6 +327,90 @@ TEST(CollideVerdicts, AFlatCachedTetrahedronIsNoOverlap) {
   EXPECT_EQ(cases, 400);
 }
 
+TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
+  // Hulls whose bounding balls (around their centres) are apart: collide() answers with no
+  // support call (0 iterations), the plane between the balls as its direction. Pairs whose balls
+  // meet go on to the loops. Cold, and warm along a motion that goes from overlap (a cached
+  // tetrahedron) to far apart and back.
+  int by_balls = 0, by_loops = 0;
+  Counts counts;
+  for (int n : {8, 32, 128}) {
+    for (int i = 0; i < 200; ++i) {
+      const gt::PolytopePair p =
+          gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n, gt::PairClass::Distant);
+      const gjk::ConvexPolytope ha = gjk::ConvexPolytope::from_points(p.points_a);
+      const gjk::ConvexPolytope hb = gjk::ConvexPolytope::from_points(p.points_b);
+      const double balls_gap = (p.pose_a * ha.center() - p.pose_b * hb.center()).norm() -
+                               ha.bounding_radius() - hb.bounding_radius();
+      const std::string what = "Distant " + std::to_string(n) + " #" + std::to_string(i);
+      const gjk::CollisionResult r = gjk::collide(Shape(ha), p.pose_a, Shape(hb), p.pose_b);
+      ASSERT_FALSE(r.collision) << what;
+      if (balls_gap > 1e-9) {
+        EXPECT_EQ(r.iterations, 0) << what << ": balls apart by " << balls_gap;
+        ++by_balls;
+      } else if (balls_gap < -1e-9) {
+        EXPECT_GE(r.iterations, 1) << what << ": balls overlap by " << -balls_gap;
+        ++by_loops;
+      }
+      check_pair(Shape(ha), p.pose_a, Shape(hb), p.pose_b, what, 0, counts);
+    }
+  }
+  EXPECT_GT(by_balls, 100);
+  EXPECT_GT(by_loops, 100);
+
+  // Warm: B moves from deep inside A out to three radii away and back.
+  std::vector<Vec3> pts;
+  for (int k = 0; k < 40; ++k) {
+    const double z = -1.0 + 2.0 * (k + 0.5) / 40.0, phi = 2.399963 * k;
+    const double rho = std::sqrt(1.0 - z * z);
+    pts.emplace_back(rho * std::cos(phi), rho * std::sin(phi), z);
+  }
+  const Shape ball_hull(gjk::ConvexPolytope::from_points(pts));
+  gjk::WarmStart cache;
+  int tetrahedra = 0, apart_by_balls = 0;
+  for (int step = 0; step <= 80; ++step) {
+    const double x = 3.0 * (1.0 - std::abs(step - 40) / 40.0) * 2.0;  // 0 -> 6 -> 0
+    Pose pb = Pose::Identity();
+    pb.translation() = Vec3(x, 0.1 * std::sin(step), 0.05);
+    pb.linear() = Eigen::AngleAxisd(0.03 * step, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+    const gjk::CollisionResult warm =
+        gjk::collide(ball_hull, Pose::Identity(), ball_hull, pb, gjk::QueryOptions{}, cache);
+    const gjk::DistanceResult d = gjk::distance(ball_hull, Pose::Identity(), ball_hull, pb);
+    EXPECT_EQ(warm.collision, d.distance <= 0.0) << "step " << step << ", x " << x;
+    tetrahedra += cache.size == 4 ? 1 : 0;
+    if (!warm.collision && warm.iterations == 0) {
+      ++apart_by_balls;
+      EXPECT_NE(cache.size, 4) << "step " << step;  // no tetrahedron kept for an answer "apart"
+    }
+  }
+  EXPECT_GT(tetrahedra, 0);
+  EXPECT_GT(apart_by_balls, 0);
+
+  // Rounding: octahedra whose vertices sit 1e7 from their frames' origins, placed vertex to
+  // vertex in rotated frames, so that their balls touch exactly where the bodies do. center()
+  // then carries rounding of ~1e-9, far above the touching distance: the balls must not answer.
+  const Vec3 offset(1.0e7 + 0.1, -3.0e6 + 0.3, 7.0e6 - 0.7);
+  std::vector<Vec3> octahedron;
+  for (int axis = 0; axis < 3; ++axis)
+    for (double sign : {-1.0, 1.0}) octahedron.push_back(offset + sign * Vec3::Unit(axis));
+  const gjk::ConvexPolytope oct = gjk::ConvexPolytope::from_points(octahedron);
+  const Shape o(oct);
+  for (int i = 0; i < 50; ++i) {
+    const Eigen::Matrix3d rot =
+        Eigen::AngleAxisd(0.1 + 0.11 * i, Vec3(std::cos(i), 1.0, 0.3 * i).normalized())
+            .toRotationMatrix();
+    Pose pa = Pose::Identity(), pb = Pose::Identity();
+    pa.linear() = pb.linear() = rot;
+    pa.translation() = -(rot * offset);
+    pb.translation() = 2.0 * (rot * Vec3::UnitX()) - rot * offset;
+    const gjk::CollisionResult r = gjk::collide(o, pa, o, pb);
+    EXPECT_GE(r.iterations, 1) << "octahedra " << i;
+    // The verdict is distance()'s (check_pair's 1e-13 slab test does not fit coordinates of
+    // 1e7, whose own rounding is ~1e-9).
+    EXPECT_EQ(r.collision, gjk::distance(o, pa, o, pb).distance <= 0.0) << "octahedra " << i;
+  }
+}
+
 TEST(CollideVerdicts, PlanarDegenerateContactsWithAndWithoutTheAxisTest) {
   // Polygons in edge-edge, edge-vertex and vertex-vertex contact, at gaps around the touching
   // tolerance, near and far from the origin (the axis test's rounding grows with the
