@@ -336,18 +336,18 @@ struct MinkowskiDifference {
   Vec3 center() const { return a.center() - placed(b.center()); }
   /// Size of A - B around its centre: the scale of absolute tolerances.
   double scale() const { return scale_around(center().norm()); }
-  /// scale() from the norm of center(), which the caller already has.
-  double scale_around(double center_norm) const { return a.bound() + b.bound() + center_norm; }
   /// The two cores' bound()s.
   double bounds() const { return a.bound() + b.bound(); }
+  /// scale() from the norm of center(), which the caller already has.
+  double scale_around(double center_norm) const { return bounds() + center_norm; }
   /// How far apart the balls of radius bound() around the two centres are (negative when they
   /// meet), given |center()|, less a bound on center()'s rounding: a lower bound on the distance
   /// between the cores. The rounding is a few ulps of the magnitudes that center() adds up,
   /// which can exceed the cores' own size when both sit far from their frames' origins.
   double balls_gap(double center_norm) const {
     const double magnitudes = a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() +
-                              translation.cwiseAbs().sum() + a.bound() + b.bound() + center_norm;
-    return center_norm - (a.bound() + b.bound()) - 16.0 * DBL_EPSILON * magnitudes;
+                              translation.cwiseAbs().sum() + scale_around(center_norm);
+    return center_norm - bounds() - 16.0 * DBL_EPSILON * magnitudes;
   }
 };
 
