@@ -157,18 +157,18 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
 }
 
 /// Stores the final simplex for the next query of the pair, and its first point's vertices as
-/// the hill-climbing hints.
+/// the hill-climbing hints (an answer by bounding balls has no simplex: the hints stay).
 inline void remember(const GjkOutcome& g, WarmStart& cache) {
-  const int hint_a = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_a, 0) : 0;
-  const int hint_b = g.simplex.size > 0 ? std::max(g.simplex.points[0].index_b, 0) : 0;
   cache.size = g.simplex.size;
   for (int i = 0; i < g.simplex.size; ++i) {
     cache.index_a[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_a;
     cache.index_b[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_b;
   }
   cache.direction = g.v;
-  cache.hint_a = hint_a;
-  cache.hint_b = hint_b;
+  if (g.simplex.size > 0) {
+    cache.hint_a = std::max(g.simplex.points[0].index_a, 0);
+    cache.hint_b = std::max(g.simplex.points[0].index_b, 0);
+  }
   if (!g.overlap) {  // apart: no polytope to track into the next overlap
     cache.polytope_vertices.clear();
     cache.polytope_faces.clear();
@@ -212,9 +212,28 @@ template <class MD>
 GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, double threshold = 0.0,
                    const WarmStart* warm = nullptr) {
   GjkOutcome out;
-  out.scale = std::max(md.scale(), DBL_MIN);
+  const Vec3 center = md.center();
+  const double center_norm = center.norm();
+  out.scale = std::max(md.scale_around(center_norm), DBL_MIN);
   out.touch_distance = touch_tolerance(out.scale);
   const double touch = out.touch_distance;
+  // A threshold query (closer_than(), collide() of rounded shapes) whose bounding balls are at
+  // least the threshold apart ends here with no support call, as run_boolean's far pairs do:
+  // the balls' gap is the certified lower bound, the line of centres its direction (lower_v),
+  // upper the farthest apart two points of the balls can be; the simplex stays empty. A quarter
+  // of the Panda's validity checks among boxes end here, and half of the distant sphere-hull
+  // pairs (session 55: those rows 0.85x and 0.95x the time).
+  if (mode == GjkMode::Threshold && center_norm - md.bounds() >= threshold) {
+    const double gap = md.balls_gap(center_norm);
+    if (gap >= threshold && gap > 0.0) {
+      out.lower = gap;
+      out.upper = md.balls_span(center_norm);
+      out.lower_v = center;
+      out.v = center * (out.upper / center_norm);
+      out.iterations = 0;
+      return out;
+    }
+  }
   // Two simplex buffers: each step solves the current one (plus w) into the other and swaps on
   // progress, so the fallback to the previous simplex needs no copy of it (issue 18: copying
   // and rebuilding the 340-byte simplex on every step cost ~10 % of a small query).
@@ -248,7 +267,7 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
     // The cached v is used as a direction only, rescaled: a cache holding a huge (or
     // non-finite) vector must not overflow the supports (fuzz_queries: a direction component of
     // 1.8e308 made |v|^2 infinite and the distance inf, the depth NaN).
-    Vec3 start = md.center();
+    Vec3 start = center;
     if (warm != nullptr && warm->direction.allFinite()) {
       const double largest = warm->direction.cwiseAbs().maxCoeff();
       if (largest > touch) start = warm->direction / largest;

@@ -342,12 +342,21 @@ struct MinkowskiDifference {
   double scale_around(double center_norm) const { return bounds() + center_norm; }
   /// How far apart the balls of radius bound() around the two centres are (negative when they
   /// meet), given |center()|, less a bound on center()'s rounding: a lower bound on the distance
-  /// between the cores. The rounding is a few ulps of the magnitudes that center() adds up,
-  /// which can exceed the cores' own size when both sit far from their frames' origins.
+  /// between the cores. The rounding can exceed the cores' own size when both sit far from
+  /// their frames' origins.
   double balls_gap(double center_norm) const {
+    return center_norm - bounds() - center_rounding(center_norm);
+  }
+  /// How far apart two points of the balls can be, given |center()|, plus the same rounding
+  /// bound: an upper bound on the distance between the cores.
+  double balls_span(double center_norm) const {
+    return center_norm + bounds() + center_rounding(center_norm);
+  }
+  /// A bound on the rounding of |center()|: a few ulps of the magnitudes that center() adds up.
+  double center_rounding(double center_norm) const {
     const double magnitudes = a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() +
                               translation.cwiseAbs().sum() + scale_around(center_norm);
-    return center_norm - bounds() - 16.0 * DBL_EPSILON * magnitudes;
+    return 16.0 * DBL_EPSILON * magnitudes;
   }
 };
 

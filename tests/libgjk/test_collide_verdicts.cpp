@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -408,6 +409,142 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
     // The verdict is distance()'s (check_pair's 1e-13 slab test does not fit coordinates of
     // 1e7, whose own rounding is ~1e-9).
     EXPECT_EQ(r.collision, gjk::distance(o, pa, o, pb).distance <= 0.0) << "octahedra " << i;
+  }
+}
+
+/// The centre (world frame) and radius of a ball that holds the shape, as the queries' cores
+/// bound themselves: a hull's centre() and bounding_radius(), a primitive's frame origin and its
+/// extent plus the rounding radius.
+std::pair<Vec3, double> bounding_ball(const Shape& shape, const Pose& pose) {
+  if (const auto* hull = std::get_if<gjk::ConvexPolytope>(&shape.geometry))
+    return {pose * hull->center(), hull->bounding_radius() + shape.inflation};
+  if (const auto* sphere = std::get_if<gjk::Sphere>(&shape.geometry))
+    return {pose.translation(), sphere->radius + shape.inflation};
+  if (const auto* capsule = std::get_if<gjk::Capsule>(&shape.geometry))
+    return {pose.translation(), capsule->half_length + capsule->radius + shape.inflation};
+  const auto& box = std::get<gjk::Box>(shape.geometry);
+  return {pose.translation(), box.half_extents.norm() + shape.inflation};
+}
+
+double balls_gap(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb) {
+  const auto [ca, ra] = bounding_ball(a, pa);
+  const auto [cb, rb] = bounding_ball(b, pb);
+  return (ca - cb).norm() - ra - rb;
+}
+
+TEST(CollideVerdicts, BoundingBallsDecideFarThresholdQueries) {
+  // closer_than(), and collide() of rounded shapes (a threshold on the cores), answer "not
+  // closer" with no support call (0 iterations) when the bounding balls are at least the
+  // threshold apart; the bounds then still bracket the distance. Thresholds the balls cannot
+  // decide go on to the loop. Hull pairs at 8-128 vertices and spheres and capsules against
+  // 100-vertex hulls, cold and warm.
+  int by_balls = 0, by_loop = 0, rounded_by_balls = 0;
+  const auto check = [&](const Shape& a, const Pose& pa, const Shape& b, const Pose& pb,
+                         double distance, const std::string& what) {
+    const double gap = balls_gap(a, pa, b, pb);
+    ASSERT_LE(gap, distance + 1e-12) << what;  // the balls hold the shapes
+    std::vector<double> thresholds = {0.0, 0.5 * distance, 0.999 * distance, 1.001 * distance};
+    if (gap > 1e-9) thresholds.push_back(0.5 * gap);
+    gjk::WarmStart cache;
+    for (const double t : thresholds) {
+      for (const bool warm : {false, true}) {
+        const gjk::ThresholdResult r =
+            warm ? gjk::closer_than(a, pa, b, pb, t, gjk::QueryOptions{}, cache)
+                 : gjk::closer_than(a, pa, b, pb, t);
+        const std::string at = what + ", threshold " + std::to_string(t) + (warm ? " warm" : "");
+        ASSERT_EQ(r.status, gjk::Status::Converged) << at;
+        EXPECT_EQ(r.closer, distance < t) << at;
+        EXPECT_LE(r.lower_bound, distance + 1e-12) << at;
+        EXPECT_GE(r.upper_bound, distance - 1e-12) << at;
+        if (gap > 1e-9 && t < gap - 1e-9) {
+          EXPECT_EQ(r.iterations, 0) << at << ": balls apart by " << gap;
+          EXPECT_GE(r.lower_bound, t) << at;
+          by_balls += 1;
+        } else if (t > gap + 1e-9) {
+          EXPECT_GE(r.iterations, 1) << at << ": balls apart by " << gap;
+          by_loop += 1;
+        }
+      }
+    }
+    const gjk::CollisionResult c = gjk::collide(a, pa, b, pb);
+    EXPECT_FALSE(c.collision) << what;
+    if (gap > 1e-9 && !std::holds_alternative<gjk::ConvexPolytope>(b.geometry)) {
+      EXPECT_EQ(c.iterations, 0) << what << ": balls apart by " << gap;
+      // The line of centres separates the balls, hence the shapes.
+      const auto [ca, ra] = bounding_ball(a, pa);
+      const auto [cb, rb] = bounding_ball(b, pb);
+      EXPECT_GT(c.separating_direction.dot(cb - ca), (ra + rb) * (1.0 - 1e-12)) << what;
+      EXPECT_NEAR(c.separating_direction.norm(), 1.0, 1e-12) << what;
+      rounded_by_balls += 1;
+    }
+  };
+  for (int n : {8, 32, 128}) {
+    for (int i = 0; i < 100; ++i) {
+      const gt::PolytopePair p =
+          gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n, gt::PairClass::Distant);
+      const Shape a(gjk::ConvexPolytope::from_points(p.points_a));
+      const Shape b(gjk::ConvexPolytope::from_points(p.points_b));
+      const double d = gjk::distance(a, p.pose_a, b, p.pose_b).distance;
+      check(a, p.pose_a, b, p.pose_b, d, "Distant " + std::to_string(n) + " #" + std::to_string(i));
+    }
+  }
+  for (const gt::MixedKind kind : {gt::MixedKind::SphereHull, gt::MixedKind::CapsuleHull}) {
+    for (std::uint64_t i = 0; i < 100; ++i) {
+      const gt::MixedPair p = gt::make_mixed_pair(kSeed3d + 5, i, kind, gt::PairClass::Distant);
+      check(p.a, p.pose_a, p.b, p.pose_b, p.distance, p.describe());
+    }
+  }
+  EXPECT_GT(by_balls, 300);
+  EXPECT_GT(by_loop, 300);
+  EXPECT_GT(rounded_by_balls, 50);
+
+  // Warm along a motion from overlap out to far apart and back: the verdicts stay distance()'s
+  // after answers by the balls (the cache keeps their direction, no simplex).
+  std::vector<Vec3> pts;
+  for (int k = 0; k < 40; ++k) {
+    const double z = -1.0 + 2.0 * (k + 0.5) / 40.0, phi = 2.399963 * k;
+    const double rho = std::sqrt(1.0 - z * z);
+    pts.emplace_back(rho * std::cos(phi), rho * std::sin(phi), z);
+  }
+  const Shape ball_hull(gjk::ConvexPolytope::from_points(pts));
+  const Shape capsule(gjk::Capsule{0.3, 0.5});
+  for (const Shape* b : {&ball_hull, &capsule}) {
+    gjk::WarmStart cache;
+    int apart_by_balls = 0;
+    for (int step = 0; step <= 80; ++step) {
+      const double x = 3.0 * (1.0 - std::abs(step - 40) / 40.0) * 2.0;  // 0 -> 6 -> 0
+      Pose pb = Pose::Identity();
+      pb.translation() = Vec3(x, 0.1 * std::sin(step), 0.05);
+      pb.linear() = Eigen::AngleAxisd(0.03 * step, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+      const double t = 0.25;
+      const gjk::ThresholdResult warm =
+          gjk::closer_than(ball_hull, Pose::Identity(), *b, pb, t, gjk::QueryOptions{}, cache);
+      const double d = gjk::distance(ball_hull, Pose::Identity(), *b, pb).distance;
+      EXPECT_EQ(warm.closer, d < t) << "step " << step << ", x " << x;
+      EXPECT_LE(warm.lower_bound, d + 1e-12) << "step " << step;
+      EXPECT_GE(warm.upper_bound, d - 1e-12) << "step " << step;
+      if (!warm.closer && warm.iterations == 0) ++apart_by_balls;
+    }
+    EXPECT_GT(apart_by_balls, 10);
+  }
+
+  // Rounding: octahedra 1e7 from their frames' origins, vertex to vertex, so that their balls
+  // touch where the bodies do: center() carries rounding of ~1e-9, and a threshold below it must
+  // not be answered by the balls.
+  const Vec3 offset(1.0e7 + 0.1, -3.0e6 + 0.3, 7.0e6 - 0.7);
+  std::vector<Vec3> octahedron;
+  for (int axis = 0; axis < 3; ++axis)
+    for (double sign : {-1.0, 1.0}) octahedron.push_back(offset + sign * Vec3::Unit(axis));
+  const Shape o(gjk::ConvexPolytope::from_points(octahedron));
+  for (int i = 0; i < 50; ++i) {
+    const Eigen::Matrix3d rot =
+        Eigen::AngleAxisd(0.1 + 0.11 * i, Vec3(std::cos(i), 1.0, 0.3 * i).normalized())
+            .toRotationMatrix();
+    Pose pa = Pose::Identity(), pb = Pose::Identity();
+    pa.linear() = pb.linear() = rot;
+    pa.translation() = -(rot * offset);
+    pb.translation() = 2.0 * (rot * Vec3::UnitX()) - rot * offset;
+    EXPECT_GE(gjk::closer_than(o, pa, o, pb, 1e-12).iterations, 1) << "octahedra " << i;
   }
 }
 

@@ -32,6 +32,9 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const S
 
 /// "Is the distance below `threshold`?": runs GJK only until its bounds decide the question
 /// (overlap counts as closer). Planners ask this far more often than for the exact distance.
+/// The bounds are only as tight as the answer needed: a pair whose bounding balls (around the
+/// shapes' centres) are at least `threshold` apart is answered from the balls alone, with 0
+/// iterations, their gap as lower_bound and their farthest span as upper_bound.
 ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                             double threshold, const QueryOptions& options = {});
 
