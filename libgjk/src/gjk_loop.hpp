@@ -217,12 +217,14 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   out.scale = std::max(md.scale_around(center_norm), DBL_MIN);
   out.touch_distance = touch_tolerance(out.scale);
   const double touch = out.touch_distance;
-  // A threshold query (closer_than(), collide() of rounded shapes) whose bounding balls are at
-  // least the threshold apart ends here with no support call, as run_boolean's far pairs do:
-  // the balls' gap is the certified lower bound, the line of centres its direction (lower_v),
-  // upper the farthest apart two points of the balls can be; the simplex stays empty. A quarter
-  // of the Panda's validity checks among boxes end here, and half of the distant sphere-hull
-  // pairs (session 55: those rows 0.85x and 0.95x the time).
+  // A threshold query whose bounding balls are at least the threshold apart ends here with no
+  // support call: the balls' gap is the certified lower bound, the line of centres its direction
+  // (lower_v), upper the farthest apart two points of the balls can be; the simplex stays
+  // empty. closer_than() tests here, in A's frame, where the centres' difference costs a few
+  // products on top of the relative frame that the loop needs anyway; collide() tests earlier,
+  // in the world frame (queries.cpp, collide_by_balls). The collision world's validity checks,
+  // whose pairs already passed its box test and whose balls mostly meet, took 1.03-1.09x the
+  // time with the world-frame test (session 55); a quarter of them end here.
   if (mode == GjkMode::Threshold && center_norm - md.bounds() >= threshold) {
     const double gap = md.balls_gap(center_norm);
     if (gap >= threshold && gap > 0.0) {
@@ -674,16 +676,6 @@ inline void remember_certificate(const BooleanOutcome& out, const BareSimplex& x
   }
 }
 
-/// Stores an answer by bounding balls in the pair's cache: the centres' direction as the next
-/// start. The cached vertex pairs and hints stay (vertices of the same hulls: valid starts); a
-/// cached enclosing tetrahedron goes, as after any answer "apart".
-inline void remember_balls_certificate(const BooleanOutcome& out, WarmStart& cache) {
-  cache.direction = -out.normal;
-  if (cache.size == 4) cache.size = 0;
-  cache.polytope_vertices.clear();
-  cache.polytope_faces.clear();
-}
-
 /// The boolean query, cold or warm (`cache`: the pair's warm start, read and updated). On
 /// polygonal cores of ordinary size it goes by directions first (boolean_by_directions); the
 /// rest, and whatever that leaves open, runs the exact loop.
@@ -714,17 +706,6 @@ BooleanOutcome run_boolean(const MD& md, const QueryOptions& options, WarmStart*
     if (scale > 0x1p-100 && scale < 0x1p100) {
       const double touch = touch_tolerance(scale);
       BooleanOutcome out;
-      // Balls around the cores' centres that hold them, apart by more than the touching
-      // distance: the plane between them separates the cores, with no support call. Pairs far
-      // apart for their size end here (13-61 % of the benchmark's distant pairs at 8-512
-      // vertices; tracked far pairs at once, where the warm query paid a support; session 54).
-      if (center_norm - md.bounds() > touch &&
-          clears_touch(md.balls_gap(center_norm), options, touch)) {
-        out.normal = center * (-1.0 / center_norm);
-        out.iterations = 0;
-        if (cache != nullptr) remember_balls_certificate(out, *cache);
-        return out;
-      }
       BareSimplex x;
       if (cache != nullptr && cache->size == 4 && still_encloses_origin(md, *cache, touch, x)) {
         out.collision = true;

@@ -158,6 +158,10 @@ constexpr int kFarTurnRestartMinVertices = kHillClimbingMinVertices;
 /// vertices in the shared models) stay on the plain path (docs/benchmarks.md, issue 18).
 constexpr int kEpaStartPresetsMinVertices = 256;
 
+/// How far a valid pose's rotation may be from orthonormal: each column's squared norm within
+/// this of 1, each pair of columns' dot product within it of 0 (poses_are_valid).
+constexpr double kRotationTolerance = 1e-6;
+
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
@@ -166,18 +170,13 @@ struct PolytopeCore {
   // Climbs that turn far start over: a hull climbed without a warm start (a tracked pair's
   // directions turn little, and the test's few instructions showed in those queries).
   bool restart_far;
-  // The whole-hull prefetch waits for the first support call (a cold boolean query, which may
-  // end before any).
-  mutable bool prefetch_pending = false;
   // Inlined by force: one is built per body per query, and GCC stopped inlining it into the
   // queries' nested dispatch lambdas when it grew (10 M instructions of calls in a 20,000-state
   // clearance run).
   // `climb_from`: Auto's threshold without a warm start's hint (kHillClimbingMinVertices, or
-  // kHillClimbingMinVerticesBoolean for a cold collide()). `prefetch_at_first_support`: a cold
-  // boolean query, which bounding balls may answer before any support call.
+  // kHillClimbingMinVerticesBoolean for a cold collide()).
   [[gnu::always_inline]] PolytopeCore(const ConvexPolytope& p, SupportMethod method, int start = -1,
-                                      int climb_from = kHillClimbingMinVertices,
-                                      bool prefetch_at_first_support = false)
+                                      int climb_from = kHillClimbingMinVertices)
       : polytope(&p), hint(start) {
     const int n = static_cast<int>(p.vertices().size());
     climb = method == SupportMethod::HillClimbing ||
@@ -186,26 +185,15 @@ struct PolytopeCore {
     restart_far = climb && start < 0 && n >= kFarTurnRestartMinVertices;
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
-    // docs/benchmarks.md). A warm start's hull was just used. A query that the bounding balls
-    // answer makes no support call: its loads would only take memory bandwidth from the next
-    // queries (distant 256-512-vertex pairs: 0.55-0.92x MPR's speed with them issued anyway,
-    // session 54).
-    if (climb && start < 0) {
-      if (prefetch_at_first_support) {
-        prefetch_pending = true;
-      } else {
-        prefetch_for_climbing(p);
-      }
-    }
+    // docs/benchmarks.md). A warm start's hull was just used. Pairs that the bounding balls
+    // answer never get here (queries.cpp, pair_balls): their loads would only take memory
+    // bandwidth from the next queries (session 54).
+    if (climb && start < 0) prefetch_for_climbing(p);
   }
   int support(const Vec3& d, Vec3& p) const {
     const auto& v = polytope->vertices();
     int i;
     if (climb) {
-      if (prefetch_pending) {
-        prefetch_pending = false;
-        prefetch_for_climbing(*polytope);
-      }
       int start = hint;
       if (restart_far && start >= 0) start = start_for_turn(d, start);
       i = polytope->support_index_climbing(d, start);
@@ -341,22 +329,23 @@ struct MinkowskiDifference {
   /// scale() from the norm of center(), which the caller already has.
   double scale_around(double center_norm) const { return bounds() + center_norm; }
   /// How far apart the balls of radius bound() around the two centres are (negative when they
-  /// meet), given |center()|, less a bound on center()'s rounding: a lower bound on the distance
-  /// between the cores. The rounding can exceed the cores' own size when both sit far from
-  /// their frames' origins.
+  /// meet), given |center()|, less a bound on its error: a lower bound on the distance between
+  /// the cores. The same bound as detail::PairBalls::slack() (pair_results.hpp), in A's frame.
   double balls_gap(double center_norm) const {
-    return center_norm - bounds() - center_rounding(center_norm);
+    return center_norm - bounds() - center_slack(center_norm);
   }
-  /// How far apart two points of the balls can be, given |center()|, plus the same rounding
-  /// bound: an upper bound on the distance between the cores.
+  /// How far apart two points of the balls can be, given |center()|, plus the same bound: an
+  /// upper bound on the distance between the cores.
   double balls_span(double center_norm) const {
-    return center_norm + bounds() + center_rounding(center_norm);
+    return center_norm + bounds() + center_slack(center_norm);
   }
-  /// A bound on the rounding of |center()|: a few ulps of the magnitudes that center() adds up.
-  double center_rounding(double center_norm) const {
-    const double magnitudes = a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() +
-                              translation.cwiseAbs().sum() + scale_around(center_norm);
-    return 16.0 * DBL_EPSILON * magnitudes;
+  /// A bound on the error of |center()| - bounds(): a few ulps of the magnitudes that center()
+  /// adds up, and the stretch of B's ball by a rotation that a valid pose may carry.
+  double center_slack(double center_norm) const {
+    const double lengths =
+        a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() + scale_around(center_norm);
+    return 16.0 * DBL_EPSILON * (lengths + translation.cwiseAbs().sum()) +
+           8.0 * kRotationTolerance * lengths;
   }
 };
 

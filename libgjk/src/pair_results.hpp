@@ -12,6 +12,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <type_traits>
+#include <variant>
 
 namespace gjk::detail {
 
@@ -44,7 +45,7 @@ inline bool poses_are_valid(const Pose& p, const Pose& q) {
                          .max((y0 * z0 + y1 * z1 + y2 * z2).abs());
   // det = (x cross y) . z, the same products as Eigen's cross and dot.
   const Lanes det = (x1 * y2 - x2 * y1) * z0 + (x2 * y0 - x0 * y2) * z1 + (x0 * y1 - x1 * y0) * z2;
-  constexpr double kTol = 1e-6;
+  constexpr double kTol = kRotationTolerance;
   const Lanes worst = norms.max(dots);
   const double zeros_p = zeros(0), zeros_q = zeros(1), worst_p = worst(0), worst_q = worst(1),
                det_p = det(0), det_q = det(1);
@@ -86,11 +87,10 @@ inline bool shape_is_valid(const Shape& shape) {
 }
 
 /// Calls f(core, radius) with the shape's core and the radius of the ball swept around it.
-/// `climb_from` and `prefetch_at_first_support`: PolytopeCore's.
+/// `climb_from`: PolytopeCore's.
 template <class F>
 decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&& f,
-                         int climb_from = kHillClimbingMinVertices,
-                         bool prefetch_at_first_support = false) {
+                         int climb_from = kHillClimbingMinVertices) {
   return std::visit(
       [&](const auto& g) -> decltype(auto) {
         using G = std::decay_t<decltype(g)>;
@@ -103,11 +103,95 @@ decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&&
         } else if constexpr (std::is_same_v<G, Cylinder>) {
           return f(CylinderCore{g.radius, g.half_length}, shape.inflation);
         } else {
-          return f(PolytopeCore(g, method, hint, climb_from, prefetch_at_first_support),
-                   shape.inflation);
+          return f(PolytopeCore(g, method, hint, climb_from), shape.inflation);
         }
       },
       shape.geometry);
+}
+
+/// A ball around a shape's core, as with_core's cores bound themselves (keep the two in step):
+/// its centre in the shape's frame and in the world, the core's bound() around it, and the
+/// radius swept around the core. Hulls and boxes, the common obstacles and links, before the
+/// general dispatch; every core but a hull's is centred on its frame's origin, so its world
+/// centre is the pose's translation, with no product.
+struct CoreBall {
+  Vec3 center = Vec3::Zero();
+  Vec3 world_center = Vec3::Zero();
+  double bound = 0.0;
+  double radius = 0.0;
+};
+
+[[gnu::always_inline]] inline CoreBall core_ball(const Shape& shape, const Pose& pose) {
+  if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
+    return {hull->center(), pose.linear() * hull->center() + pose.translation(),
+            hull->bounding_radius(), shape.inflation};
+  }
+  const Vec3 origin = pose.translation();
+  if (const auto* box = std::get_if<Box>(&shape.geometry))
+    return {Vec3::Zero(), origin, BoxCore{box->half_extents}.bound(), shape.inflation};
+  return std::visit(
+      [&](const auto& g) -> CoreBall {
+        using G = std::decay_t<decltype(g)>;
+        if constexpr (std::is_same_v<G, Sphere>) {
+          return {Vec3::Zero(), origin, PointCore{}.bound(), g.radius + shape.inflation};
+        } else if constexpr (std::is_same_v<G, Capsule>) {
+          return {Vec3::Zero(), origin, SegmentCore{g.half_length}.bound(),
+                  g.radius + shape.inflation};
+        } else if constexpr (std::is_same_v<G, Cylinder>) {
+          return {Vec3::Zero(), origin, CylinderCore{g.radius, g.half_length}.bound(),
+                  shape.inflation};
+        } else if constexpr (std::is_same_v<G, Box>) {
+          return {Vec3::Zero(), origin, BoxCore{g.half_extents}.bound(), shape.inflation};
+        } else {
+          return {g.center(), pose * g.center(), g.bounding_radius(), shape.inflation};
+        }
+      },
+      shape.geometry);
+}
+
+/// The two cores' balls in the world frame, before any relative frame is built: far pairs are
+/// answered from them alone (collide(), closer_than()). A ball is the same in every frame, so the
+/// test needs the two centres carried to the world, not B's rotation in A's frame
+/// (relative_frame, ~100 instructions) nor the dispatch to the loops.
+struct PairBalls {
+  Vec3 between;             ///< world frame: B's core centre minus A's
+  double center_norm;       ///< |between|
+  double bounds;            ///< the two cores' bound()s
+  double radii;             ///< the radii swept around the cores
+  Vec3 center_a, center_b;  ///< the core centres in their shapes' frames
+  const Pose* pose_a;
+  const Pose* pose_b;
+  /// A bound on the error of center_norm - bounds against the balls as the loops see them,
+  /// computed only for pairs that may be answered. Rounding: a few ulps of every magnitude the
+  /// centres add up (at 1e7 from the origin that exceeds the touching distance). Rotations: a
+  /// valid one may stretch a core by up to ~1.5 kRotationTolerance, and the loops see B through
+  /// two of them (A's inverse and B's).
+  double slack() const {
+    const double lengths =
+        center_a.cwiseAbs().sum() + center_b.cwiseAbs().sum() + bounds + center_norm;
+    const double magnitudes =
+        lengths + pose_a->translation().cwiseAbs().sum() + pose_b->translation().cwiseAbs().sum();
+    return 16.0 * DBL_EPSILON * magnitudes + 8.0 * kRotationTolerance * lengths;
+  }
+  /// A lower bound on the cores' distance (negative when the balls meet).
+  double gap() const { return center_norm - bounds - slack(); }
+  /// An upper bound on the cores' distance.
+  double span() const { return center_norm + bounds + slack(); }
+};
+
+[[gnu::always_inline]] inline PairBalls pair_balls(const Shape& a, const Pose& pose_a,
+                                                   const Shape& b, const Pose& pose_b) {
+  const CoreBall ball_a = core_ball(a, pose_a), ball_b = core_ball(b, pose_b);
+  PairBalls p;
+  p.between = ball_b.world_center - ball_a.world_center;
+  p.center_norm = p.between.norm();
+  p.bounds = ball_a.bound + ball_b.bound;
+  p.radii = ball_a.radius + ball_b.radius;
+  p.center_a = ball_a.center;
+  p.center_b = ball_b.center;
+  p.pose_a = &pose_a;
+  p.pose_b = &pose_b;
+  return p;
 }
 
 /// The pair as seen by the loops: B's pose in A's frame, and the two radii.

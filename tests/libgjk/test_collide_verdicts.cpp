@@ -229,6 +229,50 @@ TEST(CollideVerdicts, BoxesAgainstHulls) {
   EXPECT_LT(counts.colliding, counts.pairs);
 }
 
+/// A hull of 40 points spread over the unit sphere (a Fibonacci lattice).
+Shape unit_sphere_hull() {
+  std::vector<Vec3> pts;
+  for (int k = 0; k < 40; ++k) {
+    const double z = -1.0 + 2.0 * (k + 0.5) / 40.0, phi = 2.399963 * k;
+    const double rho = std::sqrt(1.0 - z * z);
+    pts.emplace_back(rho * std::cos(phi), rho * std::sin(phi), z);
+  }
+  return hull(pts);
+}
+
+/// Step `step` of 0..80 of a motion from the origin out to x = 6 and back, turning as it goes.
+Pose out_and_back(int step) {
+  Pose pose = Pose::Identity();
+  pose.translation() = Vec3(6.0 * (1.0 - std::abs(step - 40) / 40.0), 0.1 * std::sin(step), 0.05);
+  pose.linear() = Eigen::AngleAxisd(0.03 * step, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  return pose;
+}
+
+/// Rounding cases for the bounding balls: two octahedra whose vertices sit 1e7 from their
+/// frames' origins, placed vertex to vertex (case i of 50) in rotated frames 1e7 from the world's
+/// origin, so that their balls touch exactly where the bodies do. Their centres, in the world
+/// and in either body's frame, carry rounding of ~1e-9, far above the touching distance.
+struct FarOctahedra {
+  Shape shape;
+  Pose pose_a, pose_b;
+};
+
+FarOctahedra far_octahedra(int i) {
+  const Vec3 offset(1.0e7 + 0.1, -3.0e6 + 0.3, 7.0e6 - 0.7);
+  std::vector<Vec3> octahedron;
+  for (int axis = 0; axis < 3; ++axis)
+    for (double sign : {-1.0, 1.0}) octahedron.push_back(offset + sign * Vec3::Unit(axis));
+  const Eigen::Matrix3d rot =
+      Eigen::AngleAxisd(0.1 + 0.11 * i, Vec3(std::cos(i), 1.0, 0.3 * i).normalized())
+          .toRotationMatrix();
+  FarOctahedra o{hull(octahedron), Pose::Identity(), Pose::Identity()};
+  o.pose_a.linear() = o.pose_b.linear() = rot;
+  const Vec3 shift = Vec3(3.1e6, -7.3e6, 5.7e6) * (1.0 + 0.01 * i);
+  o.pose_a.translation() = shift - rot * offset;
+  o.pose_b.translation() = shift + 2.0 * (rot * Vec3::UnitX()) - rot * offset;
+  return o;
+}
+
 TEST(CollideVerdicts, RoundedShapesAgainstHullsBracketTheBuiltInDistance) {
   // collide() of rounded shapes and closer_than() run GJK with a threshold, and may end at the
   // first support when it bounds the distance beyond the threshold (issue 18 item 3). On the
@@ -360,24 +404,15 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
   EXPECT_GT(by_loops, 100);
 
   // Warm: B moves from deep inside A out to three radii away and back.
-  std::vector<Vec3> pts;
-  for (int k = 0; k < 40; ++k) {
-    const double z = -1.0 + 2.0 * (k + 0.5) / 40.0, phi = 2.399963 * k;
-    const double rho = std::sqrt(1.0 - z * z);
-    pts.emplace_back(rho * std::cos(phi), rho * std::sin(phi), z);
-  }
-  const Shape ball_hull(gjk::ConvexPolytope::from_points(pts));
+  const Shape ball_hull = unit_sphere_hull();
   gjk::WarmStart cache;
   int tetrahedra = 0, apart_by_balls = 0;
   for (int step = 0; step <= 80; ++step) {
-    const double x = 3.0 * (1.0 - std::abs(step - 40) / 40.0) * 2.0;  // 0 -> 6 -> 0
-    Pose pb = Pose::Identity();
-    pb.translation() = Vec3(x, 0.1 * std::sin(step), 0.05);
-    pb.linear() = Eigen::AngleAxisd(0.03 * step, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+    const Pose pb = out_and_back(step);
     const gjk::CollisionResult warm =
         gjk::collide(ball_hull, Pose::Identity(), ball_hull, pb, gjk::QueryOptions{}, cache);
     const gjk::DistanceResult d = gjk::distance(ball_hull, Pose::Identity(), ball_hull, pb);
-    EXPECT_EQ(warm.collision, d.distance <= 0.0) << "step " << step << ", x " << x;
+    EXPECT_EQ(warm.collision, d.distance <= 0.0) << "step " << step;
     tetrahedra += cache.size == 4 ? 1 : 0;
     if (!warm.collision && warm.iterations == 0) {
       ++apart_by_balls;
@@ -387,23 +422,9 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
   EXPECT_GT(tetrahedra, 0);
   EXPECT_GT(apart_by_balls, 0);
 
-  // Rounding: octahedra whose vertices sit 1e7 from their frames' origins, placed vertex to
-  // vertex in rotated frames, so that their balls touch exactly where the bodies do. center()
-  // then carries rounding of ~1e-9, far above the touching distance: the balls must not answer.
-  const Vec3 offset(1.0e7 + 0.1, -3.0e6 + 0.3, 7.0e6 - 0.7);
-  std::vector<Vec3> octahedron;
-  for (int axis = 0; axis < 3; ++axis)
-    for (double sign : {-1.0, 1.0}) octahedron.push_back(offset + sign * Vec3::Unit(axis));
-  const gjk::ConvexPolytope oct = gjk::ConvexPolytope::from_points(octahedron);
-  const Shape o(oct);
+  // Rounding (far_octahedra): the balls must not answer.
   for (int i = 0; i < 50; ++i) {
-    const Eigen::Matrix3d rot =
-        Eigen::AngleAxisd(0.1 + 0.11 * i, Vec3(std::cos(i), 1.0, 0.3 * i).normalized())
-            .toRotationMatrix();
-    Pose pa = Pose::Identity(), pb = Pose::Identity();
-    pa.linear() = pb.linear() = rot;
-    pa.translation() = -(rot * offset);
-    pb.translation() = 2.0 * (rot * Vec3::UnitX()) - rot * offset;
+    const auto [o, pa, pb] = far_octahedra(i);
     const gjk::CollisionResult r = gjk::collide(o, pa, o, pb);
     EXPECT_GE(r.iterations, 1) << "octahedra " << i;
     // The verdict is distance()'s (check_pair's 1e-13 slab test does not fit coordinates of
@@ -500,27 +521,18 @@ TEST(CollideVerdicts, BoundingBallsDecideFarThresholdQueries) {
 
   // Warm along a motion from overlap out to far apart and back: the verdicts stay distance()'s
   // after answers by the balls (the cache keeps their direction, no simplex).
-  std::vector<Vec3> pts;
-  for (int k = 0; k < 40; ++k) {
-    const double z = -1.0 + 2.0 * (k + 0.5) / 40.0, phi = 2.399963 * k;
-    const double rho = std::sqrt(1.0 - z * z);
-    pts.emplace_back(rho * std::cos(phi), rho * std::sin(phi), z);
-  }
-  const Shape ball_hull(gjk::ConvexPolytope::from_points(pts));
+  const Shape ball_hull = unit_sphere_hull();
   const Shape capsule(gjk::Capsule{0.3, 0.5});
   for (const Shape* b : {&ball_hull, &capsule}) {
     gjk::WarmStart cache;
     int apart_by_balls = 0;
     for (int step = 0; step <= 80; ++step) {
-      const double x = 3.0 * (1.0 - std::abs(step - 40) / 40.0) * 2.0;  // 0 -> 6 -> 0
-      Pose pb = Pose::Identity();
-      pb.translation() = Vec3(x, 0.1 * std::sin(step), 0.05);
-      pb.linear() = Eigen::AngleAxisd(0.03 * step, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+      const Pose pb = out_and_back(step);
       const double t = 0.25;
       const gjk::ThresholdResult warm =
           gjk::closer_than(ball_hull, Pose::Identity(), *b, pb, t, gjk::QueryOptions{}, cache);
       const double d = gjk::distance(ball_hull, Pose::Identity(), *b, pb).distance;
-      EXPECT_EQ(warm.closer, d < t) << "step " << step << ", x " << x;
+      EXPECT_EQ(warm.closer, d < t) << "step " << step;
       EXPECT_LE(warm.lower_bound, d + 1e-12) << "step " << step;
       EXPECT_GE(warm.upper_bound, d - 1e-12) << "step " << step;
       if (!warm.closer && warm.iterations == 0) ++apart_by_balls;
@@ -528,22 +540,10 @@ TEST(CollideVerdicts, BoundingBallsDecideFarThresholdQueries) {
     EXPECT_GT(apart_by_balls, 10);
   }
 
-  // Rounding: octahedra 1e7 from their frames' origins, vertex to vertex, so that their balls
-  // touch where the bodies do: center() carries rounding of ~1e-9, and a threshold below it must
-  // not be answered by the balls.
-  const Vec3 offset(1.0e7 + 0.1, -3.0e6 + 0.3, 7.0e6 - 0.7);
-  std::vector<Vec3> octahedron;
-  for (int axis = 0; axis < 3; ++axis)
-    for (double sign : {-1.0, 1.0}) octahedron.push_back(offset + sign * Vec3::Unit(axis));
-  const Shape o(gjk::ConvexPolytope::from_points(octahedron));
+  // Rounding (far_octahedra): a threshold below the centres' rounding must not be answered by
+  // the balls.
   for (int i = 0; i < 50; ++i) {
-    const Eigen::Matrix3d rot =
-        Eigen::AngleAxisd(0.1 + 0.11 * i, Vec3(std::cos(i), 1.0, 0.3 * i).normalized())
-            .toRotationMatrix();
-    Pose pa = Pose::Identity(), pb = Pose::Identity();
-    pa.linear() = pb.linear() = rot;
-    pa.translation() = -(rot * offset);
-    pb.translation() = 2.0 * (rot * Vec3::UnitX()) - rot * offset;
+    const auto [o, pa, pb] = far_octahedra(i);
     EXPECT_GE(gjk::closer_than(o, pa, o, pb, 1e-12).iterations, 1) << "octahedra " << i;
   }
 }

@@ -12,7 +12,8 @@ namespace gjk {
 
 /// Boolean collision with early exit (seed 000 Alg. 2; seed 001 Alg. 6 generalised to 3D):
 /// stops as soon as a separating plane is found or the simplex encloses the origin.
-/// Touching counts as collision.
+/// Touching counts as collision. A pair whose bounding balls (around the shapes' centres) are
+/// apart is answered from them alone: 0 iterations, the line of centres as the direction.
 CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                         const QueryOptions& options = {});
 
