@@ -162,6 +162,16 @@ constexpr int kEpaStartPresetsMinVertices = 256;
 /// this of 1, each pair of columns' dot product within it of 0 (poses_are_valid).
 constexpr double kRotationTolerance = 1e-6;
 
+/// A bound on the error of a ball test's |centre difference| - bounds, from `lengths` (the
+/// centres' offsets in their frames, the bounds and the centre distance) and `translations`
+/// (what the frames' offsets add): a few ulps of every magnitude the centres add up (at 1e7 from
+/// the origin that exceeds the touching distance), and the stretch of a ball by the rotations a
+/// valid pose may carry (~1.5 kRotationTolerance each; B is seen through two of them). Shared
+/// by the world-frame test (PairBalls, pair_results.hpp) and the threshold loop's (A's frame).
+inline double ball_test_slack(double lengths, double translations) {
+  return 16.0 * DBL_EPSILON * (lengths + translations) + 8.0 * kRotationTolerance * lengths;
+}
+
 struct PolytopeCore {
   static constexpr bool curved = false;
   const ConvexPolytope* polytope;
@@ -185,9 +195,9 @@ struct PolytopeCore {
     restart_far = climb && start < 0 && n >= kFarTurnRestartMinVertices;
     // A cold query's hull may be out of cache, and each climbing step's loads wait on the last
     // step's: loads issued now overlap (2x at 128-512 vertices on the 1,000-pair benchmark sets,
-    // docs/benchmarks.md). A warm start's hull was just used. Pairs that the bounding balls
-    // answer never get here (queries.cpp, pair_balls): their loads would only take memory
-    // bandwidth from the next queries (session 54).
+    // docs/benchmarks.md). A warm start's hull was just used. collide()'s pairs that the
+    // bounding balls answer never get here (queries.cpp, collide_by_balls); closer_than()'s do,
+    // and issue these loads before the threshold loop's own ball test.
     if (climb && start < 0) prefetch_for_climbing(p);
   }
   int support(const Vec3& d, Vec3& p) const {
@@ -339,13 +349,11 @@ struct MinkowskiDifference {
   double balls_span(double center_norm) const {
     return center_norm + bounds() + center_slack(center_norm);
   }
-  /// A bound on the error of |center()| - bounds(): a few ulps of the magnitudes that center()
-  /// adds up, and the stretch of B's ball by a rotation that a valid pose may carry.
+  /// A bound on the error of |center()| - bounds() (ball_test_slack).
   double center_slack(double center_norm) const {
-    const double lengths =
-        a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() + scale_around(center_norm);
-    return 16.0 * DBL_EPSILON * (lengths + translation.cwiseAbs().sum()) +
-           8.0 * kRotationTolerance * lengths;
+    return ball_test_slack(
+        a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() + scale_around(center_norm),
+        translation.cwiseAbs().sum());
   }
 };
 

@@ -149,8 +149,8 @@ struct CoreBall {
       shape.geometry);
 }
 
-/// The two cores' balls in the world frame, before any relative frame is built: far pairs are
-/// answered from them alone (collide(), closer_than()). A ball is the same in every frame, so the
+/// The two cores' balls in the world frame, before any relative frame is built: collide()'s
+/// far pairs are answered from them alone. A ball is the same in every frame, so the
 /// test needs the two centres carried to the world, not B's rotation in A's frame
 /// (relative_frame, ~100 instructions) nor the dispatch to the loops.
 struct PairBalls {
@@ -161,17 +161,12 @@ struct PairBalls {
   Vec3 center_a, center_b;  ///< the core centres in their shapes' frames
   const Pose* pose_a;
   const Pose* pose_b;
-  /// A bound on the error of center_norm - bounds against the balls as the loops see them,
-  /// computed only for pairs that may be answered. Rounding: a few ulps of every magnitude the
-  /// centres add up (at 1e7 from the origin that exceeds the touching distance). Rotations: a
-  /// valid one may stretch a core by up to ~1.5 kRotationTolerance, and the loops see B through
-  /// two of them (A's inverse and B's).
+  /// A bound on the error of center_norm - bounds against the balls as the loops see them
+  /// (ball_test_slack), computed only for pairs that may be answered.
   double slack() const {
-    const double lengths =
-        center_a.cwiseAbs().sum() + center_b.cwiseAbs().sum() + bounds + center_norm;
-    const double magnitudes =
-        lengths + pose_a->translation().cwiseAbs().sum() + pose_b->translation().cwiseAbs().sum();
-    return 16.0 * DBL_EPSILON * magnitudes + 8.0 * kRotationTolerance * lengths;
+    return ball_test_slack(
+        center_a.cwiseAbs().sum() + center_b.cwiseAbs().sum() + bounds + center_norm,
+        pose_a->translation().cwiseAbs().sum() + pose_b->translation().cwiseAbs().sum());
   }
   /// A lower bound on the cores' distance (negative when the balls meet).
   double gap() const { return center_norm - bounds - slack(); }
