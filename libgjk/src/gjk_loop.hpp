@@ -225,15 +225,21 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
   // in the world frame (queries.cpp, collide_by_balls). The collision world's validity checks,
   // whose pairs already passed its box test and whose balls mostly meet, took 1.03-1.09x the
   // time with the world-frame test (session 55); a quarter of them end here.
-  if (mode == GjkMode::Threshold && center_norm - md.bounds() >= threshold) {
-    const double gap = md.balls_gap(center_norm);
-    if (gap >= threshold && gap > 0.0) {
-      out.lower = gap;
-      out.upper = md.balls_span(center_norm);
-      out.lower_v = center;
-      out.v = center * (out.upper / center_norm);
-      out.iterations = 0;
-      return out;
+  // The balls are the cores' smallest enclosing ones (a hull's around ball_center(), not around
+  // the mean that starts the loop).
+  if (mode == GjkMode::Threshold) {
+    const Vec3 between = md.ball_centers();
+    const double between_norm = between.norm();
+    if (between_norm - md.ball_bounds() >= threshold) {
+      const double gap = md.balls_gap(between_norm);
+      if (gap >= threshold && gap > 0.0) {
+        out.lower = gap;
+        out.upper = md.balls_span(between_norm);
+        out.lower_v = between;
+        out.v = between * (out.upper / between_norm);
+        out.iterations = 0;
+        return out;
+      }
     }
   }
   // Two simplex buffers: each step solves the current one (plus w) into the other and swaps on

@@ -272,6 +272,22 @@ struct PolytopeCore {
   }
 };
 
+/// A core's smallest enclosing ball, which the far-pair exits test: a hull's ball_center() and
+/// ball_radius() (tighter than the ball around its mean, center()); every other core's ball is
+/// already centred on center().
+struct CoreBallInFrame {
+  Vec3 center;
+  double radius;
+};
+template <class Core>
+[[gnu::always_inline]] inline CoreBallInFrame smallest_ball_of(const Core& core) {
+  if constexpr (std::is_same_v<Core, PolytopeCore>) {
+    return {core.polytope->ball_center(), core.polytope->ball_radius()};
+  } else {
+    return {core.center(), core.bound()};
+  }
+}
+
 /// A - B with B placed in A's frame by x_A = rotation * x_B + translation.
 template <class CoreA, class CoreB>
 struct MinkowskiDifference {
@@ -338,22 +354,29 @@ struct MinkowskiDifference {
   double bounds() const { return a.bound() + b.bound(); }
   /// scale() from the norm of center(), which the caller already has.
   double scale_around(double center_norm) const { return bounds() + center_norm; }
-  /// How far apart the balls of radius bound() around the two centres are (negative when they
-  /// meet), given |center()|, less a bound on its error: a lower bound on the distance between
-  /// the cores. The same bound as detail::PairBalls::slack() (pair_results.hpp), in A's frame.
-  double balls_gap(double center_norm) const {
-    return center_norm - bounds() - center_slack(center_norm);
+  /// The far-pair exits' balls (smallest_ball_of): B's centre to A's in A's frame (as
+  /// center()), and the two radii.
+  Vec3 ball_centers() const {
+    return smallest_ball_of(a).center - placed(smallest_ball_of(b).center);
   }
-  /// How far apart two points of the balls can be, given |center()|, plus the same bound: an
-  /// upper bound on the distance between the cores.
-  double balls_span(double center_norm) const {
-    return center_norm + bounds() + center_slack(center_norm);
+  double ball_bounds() const { return smallest_ball_of(a).radius + smallest_ball_of(b).radius; }
+  /// How far apart the two balls are (negative when they meet), given |ball_centers()|, less a
+  /// bound on its error: a lower bound on the distance between the cores. The same bound as
+  /// detail::PairBalls::slack() (pair_results.hpp), in A's frame.
+  double balls_gap(double centers_norm) const {
+    return centers_norm - ball_bounds() - balls_slack(centers_norm);
   }
-  /// A bound on the error of |center()| - bounds() (ball_test_slack).
-  double center_slack(double center_norm) const {
-    return ball_test_slack(
-        a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() + scale_around(center_norm),
-        translation.cwiseAbs().sum());
+  /// How far apart two points of the balls can be, given |ball_centers()|, plus the same bound:
+  /// an upper bound on the distance between the cores.
+  double balls_span(double centers_norm) const {
+    return centers_norm + ball_bounds() + balls_slack(centers_norm);
+  }
+  /// A bound on the error of |ball_centers()| - ball_bounds() (ball_test_slack).
+  double balls_slack(double centers_norm) const {
+    return ball_test_slack(smallest_ball_of(a).center.cwiseAbs().sum() +
+                               smallest_ball_of(b).center.cwiseAbs().sum() + ball_bounds() +
+                               centers_norm,
+                           translation.cwiseAbs().sum());
   }
 };
 

@@ -109,9 +109,10 @@ decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&&
       shape.geometry);
 }
 
-/// A ball around a shape's core, as with_core's cores bound themselves (keep the two in step):
-/// its centre in the shape's frame and in the world, the core's bound() around it, and the
-/// radius swept around the core. Hulls and boxes, the common obstacles and links, before the
+/// A ball around a shape's core, as the threshold loop's exit bounds the cores
+/// (MinkowskiDifference::ball_centers and ball_bounds; keep the two in step): its centre in the
+/// shape's frame and in the world, its radius, and the radius swept around the core. A hull's
+/// is its smallest enclosing ball. Hulls and boxes, the common obstacles and links, before the
 /// general dispatch; every core but a hull's is centred on its frame's origin, so its world
 /// centre is the pose's translation, with no product.
 struct CoreBall {
@@ -123,8 +124,8 @@ struct CoreBall {
 
 [[gnu::always_inline]] inline CoreBall core_ball(const Shape& shape, const Pose& pose) {
   if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
-    return {hull->center(), pose.linear() * hull->center() + pose.translation(),
-            hull->bounding_radius(), shape.inflation};
+    return {hull->ball_center(), pose.linear() * hull->ball_center() + pose.translation(),
+            hull->ball_radius(), shape.inflation};
   }
   const Vec3 origin = pose.translation();
   if (const auto* box = std::get_if<Box>(&shape.geometry))
@@ -143,7 +144,7 @@ struct CoreBall {
         } else if constexpr (std::is_same_v<G, Box>) {
           return {Vec3::Zero(), origin, BoxCore{g.half_extents}.bound(), shape.inflation};
         } else {
-          return {g.center(), pose * g.center(), g.bounding_radius(), shape.inflation};
+          return {g.ball_center(), pose * g.ball_center(), g.ball_radius(), shape.inflation};
         }
       },
       shape.geometry);

@@ -239,8 +239,8 @@ ObstacleBall shape_ball(const Shape& s) {
   } else if (const auto* cylinder = std::get_if<Cylinder>(&s.geometry)) {
     b.radius = std::hypot(cylinder->radius, cylinder->half_length);
   } else if (const auto* hull = std::get_if<ConvexPolytope>(&s.geometry)) {
-    b.centre = hull->center();
-    b.radius = hull->bounding_radius();
+    b.centre = hull->ball_center();  // the smallest enclosing ball
+    b.radius = hull->ball_radius();
   }
   b.radius += s.inflation;
   return b;

@@ -373,7 +373,7 @@ TEST(CollideVerdicts, AFlatCachedTetrahedronIsNoOverlap) {
 }
 
 TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
-  // Hulls whose bounding balls (around their centres) are apart: collide() answers with no
+  // Hulls whose bounding balls (the smallest enclosing ones) are apart: collide() answers with no
   // support call (0 iterations), the plane between the balls as its direction. Pairs whose balls
   // meet go on to the loops. Cold, and warm along a motion that goes from overlap (a cached
   // tetrahedron) to far apart and back.
@@ -385,8 +385,8 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
           gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n, gt::PairClass::Distant);
       const gjk::ConvexPolytope ha = gjk::ConvexPolytope::from_points(p.points_a);
       const gjk::ConvexPolytope hb = gjk::ConvexPolytope::from_points(p.points_b);
-      const double balls_gap = (p.pose_a * ha.center() - p.pose_b * hb.center()).norm() -
-                               ha.bounding_radius() - hb.bounding_radius();
+      const double balls_gap = (p.pose_a * ha.ball_center() - p.pose_b * hb.ball_center()).norm() -
+                               ha.ball_radius() - hb.ball_radius();
       const std::string what = "Distant " + std::to_string(n) + " #" + std::to_string(i);
       const gjk::CollisionResult r = gjk::collide(Shape(ha), p.pose_a, Shape(hb), p.pose_b);
       ASSERT_FALSE(r.collision) << what;
@@ -433,12 +433,12 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
   }
 }
 
-/// The centre (world frame) and radius of a ball that holds the shape, as the queries' cores
-/// bound themselves: a hull's centre() and bounding_radius(), a primitive's frame origin and its
-/// extent plus the rounding radius.
+/// The centre (world frame) and radius of a ball that holds the shape, as the queries' far-pair
+/// exits bound it: a hull's smallest enclosing ball (ball_center(), ball_radius()), a
+/// primitive's frame origin and its extent, plus the rounding radius.
 std::pair<Vec3, double> bounding_ball(const Shape& shape, const Pose& pose) {
   if (const auto* hull = std::get_if<gjk::ConvexPolytope>(&shape.geometry))
-    return {pose * hull->center(), hull->bounding_radius() + shape.inflation};
+    return {pose * hull->ball_center(), hull->ball_radius() + shape.inflation};
   if (const auto* sphere = std::get_if<gjk::Sphere>(&shape.geometry))
     return {pose.translation(), sphere->radius + shape.inflation};
   if (const auto* capsule = std::get_if<gjk::Capsule>(&shape.geometry))

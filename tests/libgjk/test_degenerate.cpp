@@ -423,6 +423,130 @@ TEST(DegenerateHull, DuplicateAndInteriorPointsAreDropped) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The hull's bounding ball is the smallest enclosing ball (Welzl's algorithm, convex_polytope.cpp)
+
+/// The smallest ball around `points` by brute force: among the balls with 1-4 of the points on
+/// their sphere (diametral, circumcircle, circumsphere, each solved as a linear system) that
+/// hold all points, the smallest radius.
+double brute_force_smallest_radius(const std::vector<Vec3>& points) {
+  const size_t n = points.size();
+  double best = kInf;
+  const auto consider = [&](const Vec3& c, double r) {
+    if (!std::isfinite(r) || !(r < best)) return;
+    for (const Vec3& p : points) {
+      if ((p - c).norm() > r * (1.0 + 1e-9) + 1e-12) return;
+    }
+    best = r;
+  };
+  for (size_t i = 0; i < n; ++i) {
+    consider(points[i], 0.0);
+    for (size_t j = i + 1; j < n; ++j) {
+      consider(0.5 * (points[i] + points[j]), 0.5 * (points[i] - points[j]).norm());
+      for (size_t k = j + 1; k < n; ++k) {
+        const Vec3 u = points[j] - points[i], v = points[k] - points[i];
+        Eigen::Matrix2d m;
+        m << u.dot(u), u.dot(v), u.dot(v), v.dot(v);
+        if (std::abs(m.determinant()) > 1e-12 * u.squaredNorm() * v.squaredNorm()) {
+          const Eigen::Vector2d st = m.fullPivLu().solve(0.5 * Eigen::Vector2d(u.dot(u), v.dot(v)));
+          const Vec3 c = points[i] + st.x() * u + st.y() * v;
+          consider(c, (points[i] - c).norm());
+        }
+        for (size_t l = k + 1; l < n; ++l) {
+          Mat3 a;
+          a.row(0) = 2.0 * u.transpose();
+          a.row(1) = 2.0 * v.transpose();
+          a.row(2) = 2.0 * (points[l] - points[i]).transpose();
+          if (std::abs(a.determinant()) < 1e-9 * std::pow(a.norm(), 3)) continue;
+          const Vec3 offset = a.fullPivLu().solve(
+              Vec3(u.squaredNorm(), v.squaredNorm(), (points[l] - points[i]).squaredNorm()));
+          consider(points[i] + offset, offset.norm());
+        }
+      }
+    }
+  }
+  return best;
+}
+
+TEST(BoundingBall, SmallestEnclosingBallAgainstBruteForce) {
+  // Hulls of 4-9 points (qhull) and raw vertex sets of 1-9 points, uniform in a box, on a
+  // sphere, a cluster with one far point, coplanar, collinear, with duplicates: the ball around
+  // ball_center() of radius ball_radius() holds every vertex, is the smallest one (brute force
+  // over 1-4 boundary points), lies in the hull, and is never wider than the ball around the
+  // mean (center(), bounding_radius()), which is left as it was.
+  Rng rng(0xba11);
+  int cases = 0, tighter_than_mean = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int kind = trial % 6;
+    const int n = rng.integer(kind == 0 ? 4 : 1, 9);
+    std::vector<Vec3> pts;
+    const Vec3 offset = rng.vec(-10.0, 10.0);
+    for (int i = 0; i < n; ++i) {
+      Vec3 p = rng.vec(-1.0, 1.0);
+      if (kind == 1) p = p.normalized();
+      if (kind == 2) p = i == 0 ? Vec3(3.0, 0.5, 0.0) : 0.2 * p;
+      if (kind == 3) p.z() = 0.0;
+      if (kind == 4) p = Vec3(1.0, 2.0, -0.5) * p.x();
+      if (kind == 5 && i > 0 && i % 2 == 0) p = pts.back() - offset;
+      pts.push_back(p + offset);
+    }
+    const ConvexPolytope hull = kind == 0 || (kind == 1 && n >= 4)
+                                    ? ConvexPolytope::from_points(pts)
+                                    : ConvexPolytope::from_hull_vertices(pts);
+    const std::vector<Vec3>& v = hull.vertices();
+    const std::string what = "trial " + std::to_string(trial) + " kind " + std::to_string(kind);
+    double farthest = 0.0, mean_radius = 0.0;
+    Vec3 mean = Vec3::Zero();
+    for (const Vec3& p : v) mean += p / static_cast<double>(v.size());
+    for (const Vec3& p : v) {
+      farthest = std::max(farthest, (p - hull.ball_center()).norm());
+      mean_radius = std::max(mean_radius, (p - mean).norm());
+    }
+    EXPECT_LE(farthest, hull.ball_radius() * (1.0 + 1e-15)) << what;
+    const double smallest = brute_force_smallest_radius(v);
+    EXPECT_LE(hull.ball_radius(), smallest * (1.0 + 1e-9) + 1e-12) << what;
+    EXPECT_GE(hull.ball_radius(), smallest * (1.0 - 1e-9)) << what;
+    EXPECT_LT((hull.center() - mean).norm(), 1e-12) << what;
+    EXPECT_NEAR(hull.bounding_radius(), mean_radius, 1e-12) << what;
+    EXPECT_LE(hull.ball_radius(), hull.bounding_radius()) << what;
+    if (hull.ball_radius() < 0.99 * hull.bounding_radius()) ++tighter_than_mean;
+    for (const auto& t : hull.triangles()) {  // the centre on the inner side of every face
+      const Vec3 normal = (v[t[1]] - v[t[0]]).cross(v[t[2]] - v[t[0]]);
+      EXPECT_LE(normal.normalized().dot(hull.ball_center() - v[t[0]]), 1e-9) << what;
+    }
+    ++cases;
+  }
+  EXPECT_EQ(cases, 3000);
+  EXPECT_GT(tighter_than_mean, 1000);
+}
+
+TEST(BoundingBall, ExtremeMagnitudesAndKnownBalls) {
+  // A box's ball is its half-diagonal around its centre; a regular octahedron's is its
+  // circumradius; coordinates of 1e150 and 1e-150 neither overflow nor underflow; scaled()
+  // scales the ball.
+  for (const double scale : {1e-150, 1e-6, 1.0, 1e6, 1e150}) {
+    const Vec3 h = Vec3(1.0, 2.0, 3.0) * scale;
+    const Vec3 centre = Vec3(5.0, -7.0, 2.0) * scale;
+    std::vector<Vec3> corners;
+    for (const Vec3& c : gjk::testing::box_corners(h)) corners.push_back(c + centre);
+    corners.push_back(centre + 0.5 * h);  // an interior point moves the mean, not the ball
+    const ConvexPolytope box = ConvexPolytope::from_hull_vertices(corners);
+    EXPECT_NEAR(box.ball_radius() / h.norm(), 1.0, 1e-14) << scale;
+    EXPECT_LT((box.ball_center() - centre).norm() / h.norm(), 1e-14) << scale;
+    EXPECT_GT(box.bounding_radius(), box.ball_radius()) << scale;
+    const ConvexPolytope doubled = box.scaled(2.0);
+    EXPECT_EQ(doubled.ball_radius(), 2.0 * box.ball_radius()) << scale;
+    EXPECT_EQ(doubled.ball_center(), 2.0 * box.ball_center()) << scale;
+    std::vector<Vec3> octahedron;
+    for (int k = 0; k < 3; ++k) {
+      for (const double s : {-1.0, 1.0}) octahedron.push_back(centre + s * scale * Vec3::Unit(k));
+    }
+    octahedron.push_back(centre + 0.9 * scale * Vec3::UnitX());  // off-centre weight
+    const ConvexPolytope o = ConvexPolytope::from_hull_vertices(octahedron);
+    EXPECT_NEAR(o.ball_radius() / scale, 1.0, 1e-14) << scale;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hull adjacency sanity on random hulls
 
 TEST(DegenerateHull, AdjacencyIsSymmetricAndCoversTriangleEdges) {

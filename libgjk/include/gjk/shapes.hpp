@@ -88,6 +88,13 @@ class ConvexPolytope {
   int dimension() const { return dimension_; }
   /// Largest distance from center() to a vertex (computed once, at construction).
   double bounding_radius() const { return bounding_radius_; }
+  /// Centre of the smallest ball around the vertices (Welzl's algorithm, at construction): the
+  /// ball the queries' far-pair exits test. It lies in the hull but may lie on its boundary (a
+  /// needle's is the midpoint of its long edge), so GJK starts from center() instead.
+  const Vec3& ball_center() const { return ball_center_; }
+  /// Largest distance from ball_center() to a vertex: the smallest enclosing ball's radius, at
+  /// most bounding_radius().
+  double ball_radius() const { return ball_radius_; }
 
   /// Index of a vertex maximising <v, direction> (seed 000 eq. 7), by a linear scan.
   int support_index(const Vec3& direction) const;
@@ -108,12 +115,16 @@ class ConvexPolytope {
  private:
   void compute_bounding_radius();
 
+  // What every query reads first, together: the vertices, the mean and its ball (GJK's start,
+  // the loops' scale) and the smallest ball (the far-pair exits).
   std::vector<Vec3> vertices_;
+  Vec3 center_ = Vec3::Zero();
+  double bounding_radius_ = 0.0;
+  double ball_radius_ = 0.0;
+  Vec3 ball_center_ = Vec3::Zero();
   std::vector<std::uint32_t> adjacency_;
   std::vector<std::uint32_t> adjacency_offsets_;
   std::vector<std::array<std::uint32_t, 3>> triangles_;
-  Vec3 center_ = Vec3::Zero();
-  double bounding_radius_ = 0.0;
   std::array<std::uint32_t, 26> direction_supports_{};
   int dimension_ = 0;
 };
