@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -367,9 +368,72 @@ ConvexPolytope ConvexPolytope::scaled(double factor) const {
   copy.bounding_radius_ *= factor;
   copy.ball_center_ *= factor;
   copy.ball_radius_ *= factor;
+  copy.inner_radius_ *= factor;
   // Supports of fixed directions do not change with a scale.
   return copy;
 }
+
+namespace {
+
+/// A lower bound on the distance from `c` to the segment [p, q], less its rounding.
+double segment_distance_below(const Vec3& p, const Vec3& q, const Vec3& c, double magnitude) {
+  const Vec3 e = q - p;
+  const double length = e.stableNorm();
+  const double t = length > 0.0 ? std::clamp((e / length).dot(c - p) / length, 0.0, 1.0) : 0.0;
+  return (p + t * e - c).stableNorm() - 16.0 * DBL_EPSILON * 2.0 * magnitude;
+}
+
+/// The largest ball around `c` that no face crosses, less rounding: `c` inside a closed surface
+/// of triangles whose vertices are hull vertices, the ball stays inside it, hence inside the
+/// hull. A face's distance is bounded below by its plane's: the normal (the cross product of
+/// its unit edges) turns by up to ~8 eps / sine rad, which moves that distance by that times
+/// |v - c| (at most 3.5 x the largest coordinate), and v - c itself carries eps (|v| + |c|). A
+/// sliver (sine below 1e-3, where that turn can cost the whole ball) may take instead its
+/// longest edge's distance less its height over that edge. 0 when a face does not have c
+/// strictly inside, or there are none.
+double inner_radius_around(const std::vector<Vec3>& vertices,
+                           const std::vector<std::array<std::uint32_t, 3>>& triangles,
+                           const Vec3& c) {
+  if (triangles.empty()) return 0.0;
+  double inner = std::numeric_limits<double>::infinity();
+  for (const auto& t : triangles) {
+    const Vec3 &p = vertices[t[0]], &q = vertices[t[1]], &r = vertices[t[2]];
+    double magnitude = c.cwiseAbs().maxCoeff();
+    for (const Vec3* v : {&p, &q, &r}) magnitude = std::max(magnitude, v->cwiseAbs().maxCoeff());
+    // Unit edges first: products of raw coordinates would overflow from 1e154.
+    const Vec3 e1 = q - p, e2 = r - p;
+    const double l1 = e1.stableNorm(), l2 = e2.stableNorm(), l3 = (r - q).stableNorm();
+    if (!(l1 > 0.0) || !(l2 > 0.0) || !(l3 > 0.0)) {  // a point or a segment: its edges
+      inner = std::min({inner, segment_distance_below(p, q, c, magnitude),
+                        segment_distance_below(p, r, c, magnitude),
+                        segment_distance_below(q, r, c, magnitude)});
+      continue;
+    }
+    const Vec3 n = (e1 / l1).cross(e2 / l2);
+    const double sine = n.norm();
+    double bound = -std::numeric_limits<double>::infinity();
+    if (sine > 0.0) {
+      const Vec3 unit = n / sine;
+      double distance = std::numeric_limits<double>::infinity();
+      for (const Vec3* v : {&p, &q, &r}) distance = std::min(distance, unit.dot(*v - c));
+      bound = distance - 32.0 * DBL_EPSILON * (1.0 / sine + 1.0) * 2.0 * magnitude;
+    }
+    if (sine < 1e-3) {
+      // Every point of a sliver lies within its height (twice its area over the longest edge)
+      // of that edge: the better of the two bounds.
+      const double longest = std::max({l1, l2, l3});
+      const double height = l1 * l2 * (sine + 16.0 * DBL_EPSILON) / longest * (1.0 + 1e-6);
+      const Vec3 *from = &p, *to = &q;
+      if (longest == l2) from = &p, to = &r;
+      if (longest == l3) from = &q, to = &r;
+      bound = std::max(bound, segment_distance_below(*from, *to, c, magnitude) - height);
+    }
+    inner = std::min(inner, bound);
+  }
+  return inner > 0.0 && std::isfinite(inner) ? inner : 0.0;
+}
+
+}  // namespace
 
 void ConvexPolytope::compute_bounding_radius() {
   const auto radius_around = [&](const Vec3& c) {
@@ -386,6 +450,7 @@ void ConvexPolytope::compute_bounding_radius() {
     ball_center_ = center_;
     ball_radius_ = bounding_radius_;
   }
+  inner_radius_ = inner_radius_around(vertices_, triangles_, ball_center_);
   // Supports of the 26 directions of the cube's faces, edges and corners (hill-climbing starts).
   for (int x = -1; x <= 1; ++x) {
     for (int y = -1; y <= 1; ++y) {

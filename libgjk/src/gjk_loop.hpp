@@ -36,6 +36,9 @@ struct GjkOutcome {
   Status status = Status::Converged;
   double scale = 1.0;         ///< size of the Minkowski difference, for tolerances
   double touch_distance = 0;  ///< below this the cores count as touching
+  /// Answered "closer" by the inner balls (run_gjk's deep-pair exit): no simplex, v zero, the
+  /// warm-start cache left as it was.
+  bool by_inner_balls = false;
 };
 
 /// What a cold boolean query reports (run_boolean): the verdict and, when apart, the normal of a
@@ -159,6 +162,7 @@ bool warm_simplex(const MD& md, const WarmStart& cache, Simplex& s) {
 /// Stores the final simplex for the next query of the pair, and its first point's vertices as
 /// the hill-climbing hints (an answer by bounding balls has no simplex: the hints stay).
 inline void remember(const GjkOutcome& g, WarmStart& cache) {
+  if (g.by_inner_balls) return;  // its vertex pairs are still valid starts
   cache.size = g.simplex.size;
   for (int i = 0; i < g.simplex.size; ++i) {
     cache.index_a[static_cast<size_t>(i)] = g.simplex.points[static_cast<size_t>(i)].index_a;
@@ -237,6 +241,18 @@ GjkOutcome run_gjk(const MD& md, const QueryOptions& options, GjkMode mode, doub
         out.upper = md.balls_span(between_norm);
         out.lower_v = between;
         out.v = between * (out.upper / between_norm);
+        out.iterations = 0;
+        return out;
+      }
+    } else if (between_norm - md.inner_bounds() < threshold) {
+      // Deep pairs: the cores are no farther apart than their inner balls, which answers
+      // "closer" when that is below the threshold (0 when the balls meet: overlap).
+      const double upper =
+          std::max(0.0, between_norm - md.inner_bounds() + md.balls_slack(between_norm));
+      if (upper < threshold) {
+        out.upper = upper;
+        out.overlap = !(upper > 0.0);
+        out.by_inner_balls = true;
         out.iterations = 0;
         return out;
       }

@@ -288,6 +288,22 @@ template <class Core>
   }
 }
 
+/// The radius of a ball around smallest_ball_of(core).center inside the core: a hull's
+/// inner_radius(), a box's smallest half extent, a cylinder's smaller size; 0 for points,
+/// segments and every other core. The deep-pair exits test it.
+template <class Core>
+[[gnu::always_inline]] inline double inner_radius_of(const Core& core) {
+  if constexpr (std::is_same_v<Core, PolytopeCore>) {
+    return core.polytope->inner_radius();
+  } else if constexpr (std::is_same_v<Core, BoxCore>) {
+    return core.half_extents.minCoeff();
+  } else if constexpr (std::is_same_v<Core, CylinderCore>) {
+    return std::min(core.radius, core.half_length);
+  } else {
+    return 0.0;
+  }
+}
+
 /// A - B with B placed in A's frame by x_A = rotation * x_B + translation.
 template <class CoreA, class CoreB>
 struct MinkowskiDifference {
@@ -360,6 +376,8 @@ struct MinkowskiDifference {
     return smallest_ball_of(a).center - placed(smallest_ball_of(b).center);
   }
   double ball_bounds() const { return smallest_ball_of(a).radius + smallest_ball_of(b).radius; }
+  /// The two cores' inner radii (inner_radius_of), around the same centres.
+  double inner_bounds() const { return inner_radius_of(a) + inner_radius_of(b); }
   /// How far apart the two balls are (negative when they meet), given |ball_centers()|, less a
   /// bound on its error: a lower bound on the distance between the cores. The same bound as
   /// detail::PairBalls::slack() (pair_results.hpp), in A's frame.

@@ -114,22 +114,26 @@ decltype(auto) with_core(const Shape& shape, SupportMethod method, int hint, F&&
 /// shape's frame and in the world, its radius, and the radius swept around the core. A hull's
 /// is its smallest enclosing ball. Hulls and boxes, the common obstacles and links, before the
 /// general dispatch; every core but a hull's is centred on its frame's origin, so its world
-/// centre is the pose's translation, with no product.
+/// centre is the pose's translation, with no product. `inner` is the radius of a ball around
+/// the same centre inside the core (a hull's inner_radius(), a box's smallest half extent; 0
+/// for points and segments): collide()'s deep-overlap exit.
 struct CoreBall {
   Vec3 center = Vec3::Zero();
   Vec3 world_center = Vec3::Zero();
   double bound = 0.0;
   double radius = 0.0;
+  double inner = 0.0;
 };
 
 [[gnu::always_inline]] inline CoreBall core_ball(const Shape& shape, const Pose& pose) {
   if (const auto* hull = std::get_if<ConvexPolytope>(&shape.geometry)) {
     return {hull->ball_center(), pose.linear() * hull->ball_center() + pose.translation(),
-            hull->ball_radius(), shape.inflation};
+            hull->ball_radius(), shape.inflation, hull->inner_radius()};
   }
   const Vec3 origin = pose.translation();
   if (const auto* box = std::get_if<Box>(&shape.geometry))
-    return {Vec3::Zero(), origin, BoxCore{box->half_extents}.bound(), shape.inflation};
+    return {Vec3::Zero(), origin, BoxCore{box->half_extents}.bound(), shape.inflation,
+            box->half_extents.minCoeff()};
   return std::visit(
       [&](const auto& g) -> CoreBall {
         using G = std::decay_t<decltype(g)>;
@@ -140,11 +144,13 @@ struct CoreBall {
                   g.radius + shape.inflation};
         } else if constexpr (std::is_same_v<G, Cylinder>) {
           return {Vec3::Zero(), origin, CylinderCore{g.radius, g.half_length}.bound(),
-                  shape.inflation};
+                  shape.inflation, std::min(g.radius, g.half_length)};
         } else if constexpr (std::is_same_v<G, Box>) {
-          return {Vec3::Zero(), origin, BoxCore{g.half_extents}.bound(), shape.inflation};
+          return {Vec3::Zero(), origin, BoxCore{g.half_extents}.bound(), shape.inflation,
+                  g.half_extents.minCoeff()};
         } else {
-          return {g.ball_center(), pose * g.ball_center(), g.ball_radius(), shape.inflation};
+          return {g.ball_center(), pose * g.ball_center(), g.ball_radius(), shape.inflation,
+                  g.inner_radius()};
         }
       },
       shape.geometry);
@@ -159,6 +165,7 @@ struct PairBalls {
   double center_norm;       ///< |between|
   double bounds;            ///< the two cores' bound()s
   double radii;             ///< the radii swept around the cores
+  double inners;            ///< the two cores' inner radii (CoreBall::inner)
   Vec3 center_a, center_b;  ///< the core centres in their shapes' frames
   const Pose* pose_a;
   const Pose* pose_b;
@@ -173,6 +180,9 @@ struct PairBalls {
   double gap() const { return center_norm - bounds - slack(); }
   /// An upper bound on the cores' distance.
   double span() const { return center_norm + bounds + slack(); }
+  /// The inner balls (radii swept around them included) meet: the shapes share a point. The
+  /// slack bounds the centres' distance's rounding; the inner radii carry their own margin.
+  bool inner_balls_meet() const { return center_norm + slack() <= inners + radii; }
 };
 
 [[gnu::always_inline]] inline PairBalls pair_balls(const Shape& a, const Pose& pose_a,
@@ -183,6 +193,7 @@ struct PairBalls {
   p.center_norm = p.between.norm();
   p.bounds = ball_a.bound + ball_b.bound;
   p.radii = ball_a.radius + ball_b.radius;
+  p.inners = ball_a.inner + ball_b.inner;
   p.center_a = ball_a.center;
   p.center_b = ball_b.center;
   p.pose_a = &pose_a;

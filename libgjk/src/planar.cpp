@@ -346,15 +346,27 @@ Pair make_pair(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon&
 /// The problem's scale and touching distance, and the difference of the centres (A's frame).
 struct Extent {
   Vec2 centre;
-  double scale, touch;
+  double centre_norm, scale, touch;
 };
 
 Extent extent_of(const Pair& pair, const ConvexPolygon& a, const ConvexPolygon& b) {
   Extent out;
   out.centre = a.center() - (pair.rotation * b.center() + pair.translation);
-  out.scale = std::max(a.bounding_radius() + b.bounding_radius() + out.centre.norm(), DBL_MIN);
+  out.centre_norm = out.centre.norm();
+  out.scale = std::max(a.bounding_radius() + b.bounding_radius() + out.centre_norm, DBL_MIN);
   out.touch = 64.0 * DBL_EPSILON * out.scale;
   return out;
+}
+
+/// The inner discs meet, so the polygons share a point. The margin bounds the rounding of the
+/// centres' difference (rotating and translating B's centre); the radii carry their own.
+bool inner_discs_meet(const ConvexPolygon& a, const ConvexPolygon& b, const Pair& pair,
+                      const Extent& extent) {
+  const double inners = a.inner_radius() + b.inner_radius();
+  if (!(extent.centre_norm < inners)) return false;
+  const double magnitude = a.center().cwiseAbs().sum() + b.center().cwiseAbs().sum() +
+                           pair.translation.cwiseAbs().sum() + extent.centre_norm;
+  return extent.centre_norm + 16.0 * DBL_EPSILON * magnitude <= inners;
 }
 
 /// The one-point simplex both loops start from: the support towards the origin from the
@@ -386,6 +398,26 @@ Feature feature_of(const Simplex& s, bool body_a) {
     if ((body_a ? s.p[i].index_a : s.p[i].index_b) != first) return Feature::Edge;
   }
   return Feature::Vertex;
+}
+
+/// The largest disc around `c` inside every edge's line, shrunk by each distance's rounding
+/// (an edge's normal is exact; cross(e, p - c) / |e| carries a few eps (|p| + |c|)). 0 for a
+/// point or a segment, or when an edge does not have c strictly inside.
+double inner_radius_around(const std::vector<Vec2>& v, const Vec2& c) {
+  const int n = static_cast<int>(v.size());
+  if (n < 3) return 0.0;
+  double inner = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    const Vec2& p = v[static_cast<size_t>(i)];
+    const Vec2 e = v[static_cast<size_t>(i + 1 < n ? i + 1 : 0)] - p;
+    const double length = e.norm();
+    if (!(length > 0.0)) return 0.0;
+    // Counter-clockwise: c lies to the left of every edge, at cross(e, c - p) / |e|.
+    const double distance = cross(e, c - p) / length;
+    const double magnitude = p.cwiseAbs().sum() + c.cwiseAbs().sum() + e.cwiseAbs().sum();
+    inner = std::min(inner, distance - 16.0 * DBL_EPSILON * magnitude);
+  }
+  return inner > 0.0 && std::isfinite(inner) ? inner : 0.0;
 }
 
 }  // namespace
@@ -462,6 +494,7 @@ ConvexPolygon ConvexPolygon::from_points(const std::vector<Vec2>& points) {
   for (const Vec2& v : poly.vertices_) {
     poly.bounding_radius_ = std::max(poly.bounding_radius_, (v - poly.center_).norm());
   }
+  poly.inner_radius_ = inner_radius_around(poly.vertices_, poly.center_);
   return poly;
 }
 
@@ -483,6 +516,18 @@ DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Extent extent = extent_of(pair, a, b);
   const double scale = extent.scale, touch = extent.touch;
+  if (inner_discs_meet(a, b, pair, extent)) {
+    // A point of both inner discs, on the line of centres, is a point of both polygons.
+    const double along = std::min(a.inner_radius(), extent.centre_norm);
+    const Vec2 common = extent.centre_norm > 0.0
+                            ? Vec2(a.center() - extent.centre * (along / extent.centre_norm))
+                            : a.center();
+    r.collision = true;
+    r.distance = r.lower_bound = r.upper_bound = 0.0;
+    r.point_on_a = r.point_on_b = pose_a * common;
+    r.feature_on_a = r.feature_on_b = Feature::Face;
+    return r;
+  }
   Simplex buffers[2];
   Simplex *s = &buffers[0], *next = &buffers[1];  // the step writes *next from *s
   first_support(pair, extent, *s);
@@ -611,6 +656,10 @@ CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const Conve
   Pair pair = make_pair(a, pose_a, b, pose_b, options);
   const Extent extent = extent_of(pair, a, b);
   const double touch = extent.touch;
+  if (inner_discs_meet(a, b, pair, extent)) {
+    r.collision = true;
+    return r;
+  }
   // Points and segments have too few normals for the axis test (two collinear segments apart
   // along their line share every normal); products of coordinates beyond 2^100 or below 2^-100
   // would leave the doubles' range when squared.

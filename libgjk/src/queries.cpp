@@ -99,17 +99,26 @@ void remember_balls(const Vec3& separating_direction, const Pose& pose_a, bool b
 
 /// collide()'s answer from the balls, tested in the world frame before the relative frame and
 /// the shapes' dispatch (a far pair then costs 640 instructions, not 850; session 55): true, with
-/// `r` filled, when they are apart. Out of line, so that the pairs whose balls meet pay a call
-/// and the test, not a larger collide_checked (with the test inlined, GCC stopped inlining the
-/// shape dispatch there: 106 more instructions per query on the tracked 10-vertex pairs that
-/// drift into overlap).
+/// `r` filled, when they are apart or their inner balls meet. Out of line, so that the pairs whose
+/// balls meet pay a call and the test, not a larger collide_checked (with the test inlined, GCC
+/// stopped inlining the shape dispatch there: 106 more instructions per query on the tracked
+/// 10-vertex pairs that drift into overlap).
 [[gnu::noinline]] bool collide_by_balls(const Shape& a, const Pose& pose_a, const Shape& b,
                                         const Pose& pose_b, const QueryOptions& options,
                                         WarmStart* cache, CollisionResult& r) {
   const detail::PairBalls balls = detail::pair_balls(a, pose_a, b, pose_b);
   const bool boolean = !(balls.radii > 0.0);
   const double contact = balls.radii + detail::touch_tolerance(balls.center_norm + balls.bounds);
-  if (!balls_apart(balls, options, boolean, contact)) return false;
+  if (!balls_apart(balls, options, boolean, contact)) {
+    // Deep pairs: the inner balls meet, so the shapes share a point. The cache is left as it
+    // was: its vertex pairs stay valid starts, and a tracked penetration polytope is checked
+    // whole before any use (tracked_epa).
+    if (!(balls.center_norm < balls.inners + balls.radii) || !balls.inner_balls_meet())
+      return false;
+    r.collision = true;
+    r.iterations = 0;
+    return true;
+  }
   r.collision = false;
   r.iterations = 0;
   r.separating_direction = balls.between * (1.0 / balls.center_norm);

@@ -135,7 +135,8 @@ void bind_planar(py::module_& m) {
       .def_property_readonly(
           "feature_on_b", [](const pl::DistanceResult& r) { return to_py(r.feature_on_b); },
           "Feature of B at the witness point.")
-      .def_readonly("simplex_size", &pl::DistanceResult::simplex_size, "Simplex points (1-3).")
+      .def_readonly("simplex_size", &pl::DistanceResult::simplex_size,
+                    "Simplex points (1-3; 0 when the inner discs answered).")
       .def_readonly("iterations", &pl::DistanceResult::iterations, "GJK iterations.")
       .def_property_readonly(
           "status", [](const pl::DistanceResult& r) { return to_py(r.status); }, "Status.");

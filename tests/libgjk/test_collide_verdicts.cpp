@@ -403,8 +403,15 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
   EXPECT_GT(by_balls, 100);
   EXPECT_GT(by_loops, 100);
 
-  // Warm: B moves from deep inside A out to three radii away and back.
-  const Shape ball_hull = unit_sphere_hull();
+  // Warm: B moves from deep inside A out to three radii away and back. The hull is a sphere's
+  // squashed to half its width in y and z, so its inner ball (0.45) leaves overlapping steps to
+  // the loop (a sphere's hull would send every overlapping step of this motion to the inner
+  // balls' exit).
+  const Shape round_hull = unit_sphere_hull();
+  std::vector<Vec3> squashed;
+  for (const Vec3& p : std::get<gjk::ConvexPolytope>(round_hull.geometry).vertices())
+    squashed.push_back(Vec3(p.x(), 0.5 * p.y(), 0.5 * p.z()));
+  const Shape ball_hull = hull(squashed);
   gjk::WarmStart cache;
   int tetrahedra = 0, apart_by_balls = 0;
   for (int step = 0; step <= 80; ++step) {
@@ -430,6 +437,104 @@ TEST(CollideVerdicts, BoundingBallsDecideFarPairsWithoutASupport) {
     // The verdict is distance()'s (check_pair's 1e-13 slab test does not fit coordinates of
     // 1e7, whose own rounding is ~1e-9).
     EXPECT_EQ(r.collision, gjk::distance(o, pa, o, pb).distance <= 0.0) << "octahedra " << i;
+  }
+}
+
+TEST(CollideVerdicts, InnerBallsDecideDeepPairsWithoutASupport) {
+  // Shapes whose inner balls (around the bounding balls' centres: a hull's inner_radius(), a
+  // box's smallest half extent, a cylinder's smaller size, plus the rounding radius) meet are
+  // colliding with no support call (0 iterations); shallower overlaps go on to the loops. The
+  // verdict is distance()'s in every case, cold and warm (check_pair).
+  int by_inner = 0, by_loops = 0;
+  Counts counts;
+  for (int n : {8, 32, 128}) {
+    for (int i = 0; i < 200; ++i) {
+      const gt::PolytopePair p = gt::make_sphere_pair(kSeed3d, static_cast<std::uint64_t>(i), n,
+                                                      gt::PairClass::Overlapping);
+      const gjk::ConvexPolytope ha = gjk::ConvexPolytope::from_points(p.points_a);
+      const gjk::ConvexPolytope hb = gjk::ConvexPolytope::from_points(p.points_b);
+      const double inner_gap = (p.pose_a * ha.ball_center() - p.pose_b * hb.ball_center()).norm() -
+                               ha.inner_radius() - hb.inner_radius();
+      const std::string what = "Overlapping " + std::to_string(n) + " #" + std::to_string(i);
+      const gjk::CollisionResult r = gjk::collide(Shape(ha), p.pose_a, Shape(hb), p.pose_b);
+      ASSERT_TRUE(r.collision) << what;
+      if (inner_gap < -1e-9) {
+        EXPECT_EQ(r.iterations, 0) << what << ": inner balls overlap by " << -inner_gap;
+        ++by_inner;
+      } else if (inner_gap > 1e-9) {
+        EXPECT_GE(r.iterations, 1) << what << ": inner balls apart by " << inner_gap;
+        ++by_loops;
+      }
+      check_pair(Shape(ha), p.pose_a, Shape(hb), p.pose_b, what, 1, counts);
+    }
+  }
+  EXPECT_GT(by_inner, 150);
+  EXPECT_GT(by_loops, 100);
+
+  // Every kind of shape, rounded or not, against a hull and against each other, centres a
+  // random 0-1.5 apart: the verdict is distance()'s.
+  gt::Rng rng(0x1ee7);
+  const Shape sphere_hull = unit_sphere_hull();
+  const std::vector<Shape> shapes = {
+      sphere_hull,
+      gjk::inflated(sphere_hull, 0.1),
+      Shape(gjk::Box{Vec3(0.3, 0.5, 0.7)}),
+      gjk::inflated(Shape(gjk::Box{Vec3(0.2, 0.6, 0.4)}), 0.05),
+      Shape(gjk::Sphere{0.4}),
+      Shape(gjk::Capsule{0.3, 0.5}),
+      Shape(gjk::Cylinder{0.4, 0.3}),
+  };
+  int inner_exits = 0, threshold_exits = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Shape& a = shapes[static_cast<size_t>(i) % shapes.size()];
+    const Shape& b = shapes[static_cast<size_t>(i / 7) % shapes.size()];
+    const Pose pa = gt::make_pose(rng.rotation(), Vec3(5.0 * rng.in_unit_ball()));
+    const Pose pb =
+        gt::make_pose(rng.rotation(), pa.translation() + rng.uniform(0.0, 1.5) * rng.unit_vector());
+    const std::string what = "mixed #" + std::to_string(i);
+    const gjk::CollisionResult r = gjk::collide(a, pa, b, pb);
+    inner_exits += r.collision && r.iterations == 0 ? 1 : 0;
+    check_pair(a, pa, b, pb, what, -1, counts);
+    // closer_than(): "closer" from the inner balls when they are nearer than the threshold,
+    // with bounds that still bracket the distance.
+    const gjk::DistanceResult d = gjk::distance(a, pa, b, pb);
+    for (const double threshold : {1e-3, 0.05, 0.3}) {
+      const gjk::ThresholdResult t = gjk::closer_than(a, pa, b, pb, threshold);
+      EXPECT_LE(t.lower_bound, d.distance + 1e-12) << what;
+      EXPECT_GE(t.upper_bound, d.distance - 1e-12) << what;
+      if (d.distance < threshold - 1e-9) {
+        EXPECT_TRUE(t.closer) << what << " " << threshold;
+      }
+      if (d.distance > threshold + 1e-9) {
+        EXPECT_FALSE(t.closer) << what << " " << threshold;
+      }
+      threshold_exits += t.closer && t.iterations == 0 ? 1 : 0;
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(inner_exits, 300);
+  EXPECT_GT(threshold_exits, 900);
+
+  // At the boundary: two unit cubes (hulls and boxes) face to face, their inner balls touching
+  // where the faces do, near the origin and 1e7 from it. Within the centres' rounding the loops
+  // decide; the verdict is distance()'s, and a gap of 1e-6 is apart.
+  const std::vector<Vec3> corners = gt::box_corners(Vec3(1, 1, 1));
+  for (const Shape& cube :
+       {Shape(gjk::ConvexPolytope::from_points(corners)), Shape(gjk::Box{Vec3(1, 1, 1)})}) {
+    for (const Vec3& origin : {Vec3(0.3, -0.2, 0.1), Vec3(1e7, -2e7, 3e6)}) {
+      for (const double gap : {-1e-6, -1e-12, 0.0, 1e-12, 1e-6}) {
+        const Pose pa = gt::at(origin), pb = gt::at(origin + Vec3(2.0 + gap, 0.0, 0.0));
+        const gjk::CollisionResult r = gjk::collide(cube, pa, cube, pb);
+        const gjk::DistanceResult d = gjk::distance(cube, pa, cube, pb);
+        EXPECT_EQ(r.collision, d.distance <= 0.0) << "gap " << gap << " at " << origin.x();
+        if (gap == 1e-6) {
+          EXPECT_FALSE(r.collision) << "at " << origin.x();
+        }
+        if (gap == -1e-6) {
+          EXPECT_TRUE(r.collision) << "at " << origin.x();
+        }
+      }
+    }
   }
 }
 
@@ -645,6 +750,77 @@ TEST(CollideVerdicts, PlanarMatchesDistanceAndTheClass) {
     }
   }
   EXPECT_EQ(pairs, 6 * 3 * 300);
+}
+
+/// The smallest distance from `c` to an edge's line of the counter-clockwise polygon `v`
+/// (signed: negative when c is outside an edge), in long double.
+long double edge_lines_distance(const std::vector<pl::Vec2>& v, const pl::Vec2& c) {
+  long double best = INFINITY;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const pl::Vec2& p = v[i];
+    const pl::Vec2& q = v[(i + 1) % v.size()];
+    const long double ex = static_cast<long double>(q.x()) - p.x();
+    const long double ey = static_cast<long double>(q.y()) - p.y();
+    const long double cx = static_cast<long double>(c.x()) - p.x();
+    const long double cy = static_cast<long double>(c.y()) - p.y();
+    best = std::min(best, (ex * cy - ey * cx) / std::sqrt(ex * ex + ey * ey));
+  }
+  return best;
+}
+
+TEST(CollideVerdicts, PlanarInnerDiscsDecideDeepPairs) {
+  // inner_radius(): the disc around center() lies inside every edge's line (long double) and
+  // is no more than rounding below the largest such disc. Polygons whose inner discs meet are
+  // colliding with 0 iterations, with or without the axis test; the verdict is distance()'s.
+  int by_inner = 0, by_loops = 0, pairs = 0;
+  pl::Options gjk_only;
+  gjk_only.axes_first = false;
+  for (int n : {3, 4, 8, 16, 24}) {
+    for (gt::PairClass kind : {gt::PairClass::Touching, gt::PairClass::Overlapping}) {
+      for (int i = 0; i < 300; ++i) {
+        const gt::PolygonPair p =
+            gt::make_polygon_pair(kSeed2d, static_cast<std::uint64_t>(i), n, kind);
+        const pl::ConvexPolygon a = pl::ConvexPolygon::from_points(p.points_a);
+        const pl::ConvexPolygon b = pl::ConvexPolygon::from_points(p.points_b);
+        const std::string what = p.describe();
+        for (const pl::ConvexPolygon* poly : {&a, &b}) {
+          const long double reference = edge_lines_distance(poly->vertices(), poly->center());
+          EXPECT_LE(poly->inner_radius(), reference) << what;
+          EXPECT_GE(poly->inner_radius(), reference - 1e-12L) << what;
+        }
+        const double inner_gap = (p.pose_a * a.center() - p.pose_b * b.center()).norm() -
+                                 a.inner_radius() - b.inner_radius();
+        const pl::CollisionResult c = pl::collide(a, p.pose_a, b, p.pose_b);
+        const pl::CollisionResult g = pl::collide(a, p.pose_a, b, p.pose_b, gjk_only);
+        const pl::DistanceResult d = pl::distance(a, p.pose_a, b, p.pose_b);
+        EXPECT_EQ(c.collision, d.distance <= 0.0) << what << ": distance " << d.distance;
+        EXPECT_EQ(g.collision, d.distance <= 0.0) << what << ": distance " << d.distance;
+        if (inner_gap < -1e-9) {
+          EXPECT_TRUE(c.collision && c.iterations == 0) << what;
+          EXPECT_TRUE(g.collision && g.iterations == 0) << what;
+          // distance() answers too: a common point, inside both polygons (world frame).
+          EXPECT_TRUE(d.collision && d.iterations == 0 && d.simplex_size == 0) << what;
+          EXPECT_EQ(d.point_on_a, d.point_on_b) << what;
+          std::vector<pl::Vec2> world_a, world_b;
+          for (const pl::Vec2& q : a.vertices()) world_a.push_back(p.pose_a * q);
+          for (const pl::Vec2& q : b.vertices()) world_b.push_back(p.pose_b * q);
+          EXPECT_GE(edge_lines_distance(world_a, d.point_on_a), -1e-12L) << what;
+          EXPECT_GE(edge_lines_distance(world_b, d.point_on_b), -1e-12L) << what;
+          ++by_inner;
+        } else if (inner_gap > 1e-9) {
+          EXPECT_GE(g.iterations, 1) << what;
+          ++by_loops;
+        }
+        ++pairs;
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(by_inner, 300);
+  EXPECT_GT(by_loops, 1000);
+  // Points and segments have no inner disc.
+  EXPECT_EQ(pl::ConvexPolygon::from_points({pl::Vec2(1, 2)}).inner_radius(), 0.0);
+  EXPECT_EQ(pl::ConvexPolygon::from_points({pl::Vec2(1, 2), pl::Vec2(3, 4)}).inner_radius(), 0.0);
 }
 
 }  // namespace

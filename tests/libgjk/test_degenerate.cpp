@@ -520,9 +520,10 @@ TEST(BoundingBall, SmallestEnclosingBallAgainstBruteForce) {
 }
 
 TEST(BoundingBall, ExtremeMagnitudesAndKnownBalls) {
-  // A box's ball is its half-diagonal around its centre; a regular octahedron's is its
-  // circumradius; coordinates of 1e150 and 1e-150 neither overflow nor underflow; scaled()
-  // scales the ball.
+  // A box's ball is its half-diagonal around its centre, its inner ball its smallest half
+  // extent; a regular octahedron's are its circumradius and 1/sqrt(3) of it; a hull without
+  // faces (from_hull_vertices) has no inner ball; coordinates of 1e150 and 1e-150 neither
+  // overflow nor underflow; scaled() scales both balls.
   for (const double scale : {1e-150, 1e-6, 1.0, 1e6, 1e150}) {
     const Vec3 h = Vec3(1.0, 2.0, 3.0) * scale;
     const Vec3 centre = Vec3(5.0, -7.0, 2.0) * scale;
@@ -536,6 +537,11 @@ TEST(BoundingBall, ExtremeMagnitudesAndKnownBalls) {
     const ConvexPolytope doubled = box.scaled(2.0);
     EXPECT_EQ(doubled.ball_radius(), 2.0 * box.ball_radius()) << scale;
     EXPECT_EQ(doubled.ball_center(), 2.0 * box.ball_center()) << scale;
+    EXPECT_EQ(box.inner_radius(), 0.0) << scale;
+    const ConvexPolytope solid = ConvexPolytope::from_points(corners);  // with its faces
+    EXPECT_LE(solid.inner_radius(), scale) << scale;
+    EXPECT_NEAR(solid.inner_radius() / scale, 1.0, 1e-12) << scale;
+    EXPECT_EQ(solid.scaled(2.0).inner_radius(), 2.0 * solid.inner_radius()) << scale;
     std::vector<Vec3> octahedron;
     for (int k = 0; k < 3; ++k) {
       for (const double s : {-1.0, 1.0}) octahedron.push_back(centre + s * scale * Vec3::Unit(k));
@@ -543,7 +549,87 @@ TEST(BoundingBall, ExtremeMagnitudesAndKnownBalls) {
     octahedron.push_back(centre + 0.9 * scale * Vec3::UnitX());  // off-centre weight
     const ConvexPolytope o = ConvexPolytope::from_hull_vertices(octahedron);
     EXPECT_NEAR(o.ball_radius() / scale, 1.0, 1e-14) << scale;
+    const double inscribed = scale / std::sqrt(3.0);
+    const ConvexPolytope solid_o = ConvexPolytope::from_points(octahedron);
+    EXPECT_LE(solid_o.inner_radius(), inscribed) << scale;
+    EXPECT_NEAR(solid_o.inner_radius() / inscribed, 1.0, 1e-12) << scale;
   }
+}
+
+/// The largest distance r such that the ball of radius r around `c` lies inside the hull of
+/// `points`, by brute force over the hull's supporting planes: every plane through three points
+/// with all points on one side (within `tolerance`), its distance from c in long double. 0 when
+/// no three points span a supporting plane with c inside (a flat set).
+double brute_force_inner_radius(const std::vector<Vec3>& points, const Vec3& c, double tolerance) {
+  using V = Eigen::Matrix<long double, 3, 1>;
+  const size_t n = points.size();
+  long double best = kInf;
+  bool any = false;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      for (size_t k = j + 1; k < n; ++k) {
+        const V p = points[i].cast<long double>();
+        const V normal =
+            (points[j].cast<long double>() - p).cross(points[k].cast<long double>() - p);
+        const long double length = normal.norm();
+        if (!(length > 0.0L)) continue;
+        const V unit = normal / length;
+        long double lo = 0.0L, hi = 0.0L;
+        for (const Vec3& q : points) {
+          const long double h = unit.dot(q.cast<long double>() - p);
+          lo = std::min(lo, h);
+          hi = std::max(hi, h);
+        }
+        if (lo < -tolerance && hi > tolerance) continue;  // points on both sides: not a face
+        const long double inside = unit.dot(c.cast<long double>() - p);
+        best = std::min(best, std::abs(inside));
+        any = true;
+      }
+    }
+  }
+  return any ? static_cast<double>(best) : 0.0;
+}
+
+TEST(InnerBall, InsideTheHullAgainstBruteForceFaces) {
+  // inner_radius(): the ball of that radius around ball_center() lies inside the hull (never
+  // beyond a supporting plane found by brute force over vertex triples) and is no more than
+  // rounding below the largest such ball. Hulls of 4-12 points: uniform in a box, on a sphere,
+  // flattened to 1e-3, needles, grid points with coplanar faces, far from the origin.
+  Rng rng(0x1a4e);
+  int solid = 0, positive = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int kind = trial % 6;
+    const int n = rng.integer(4, 12);
+    const Vec3 offset = kind == 5 ? rng.vec(-1e4, 1e4) : rng.vec(-3.0, 3.0);
+    std::vector<Vec3> pts;
+    for (int i = 0; i < n; ++i) {
+      Vec3 p = rng.vec(-1.0, 1.0);
+      if (kind == 1) p = p.normalized();
+      if (kind == 2) p.z() *= 1e-3;
+      if (kind == 3) p = Vec3(50.0 * p.x(), 0.1 * p.y(), 0.1 * p.z());
+      if (kind == 4) p = p.array().round().matrix();
+      pts.push_back(p + offset);
+    }
+    if (kind == 4) {
+      for (const Vec3& c : gjk::testing::box_corners(Vec3(1, 1, 1))) pts.push_back(c + offset);
+    }
+    const ConvexPolytope hull = ConvexPolytope::from_points(pts);
+    const std::string what = "trial " + std::to_string(trial) + " kind " + std::to_string(kind);
+    if (hull.dimension() < 3) {
+      EXPECT_EQ(hull.inner_radius(), 0.0) << what;
+      continue;
+    }
+    ++solid;
+    const double size = hull.ball_radius() + hull.ball_center().cwiseAbs().maxCoeff();
+    const double reference =
+        brute_force_inner_radius(hull.vertices(), hull.ball_center(), 1e-13 * size);
+    EXPECT_GE(hull.inner_radius(), 0.0) << what;
+    EXPECT_LE(hull.inner_radius(), reference + 1e-13 * size) << what;
+    EXPECT_GE(hull.inner_radius(), reference - 1e-9 * size) << what;
+    positive += hull.inner_radius() > 0.0 ? 1 : 0;
+  }
+  EXPECT_GT(solid, 2400);
+  EXPECT_GT(positive, 2000);
 }
 
 // ---------------------------------------------------------------------------------------------

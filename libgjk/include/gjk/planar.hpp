@@ -33,6 +33,10 @@ class ConvexPolygon {
   const Vec2& center() const { return center_; }
   /// Largest distance from center() to a vertex (computed once, at construction).
   double bounding_radius() const { return bounding_radius_; }
+  /// Radius of a disc around center() inside the polygon: the smallest distance from it to an
+  /// edge's line, less a margin for rounding (0 for a point or a segment). collide() calls two
+  /// polygons whose inner discs meet colliding without a support call.
+  double inner_radius() const { return inner_radius_; }
   /// Number of vertices.
   int size() const { return static_cast<int>(vertices_.size()); }
 
@@ -46,6 +50,7 @@ class ConvexPolygon {
   std::vector<Vec2> vertices_;
   Vec2 center_ = Vec2::Zero();
   double bounding_radius_ = 0.0;
+  double inner_radius_ = 0.0;
 };
 
 using gjk::SupportMethod;
@@ -97,7 +102,7 @@ struct DistanceResult {
   bool collision = false;                   ///< they touch or overlap
   Feature feature_on_a = Feature::Unknown;  ///< feature of A at the witness point
   Feature feature_on_b = Feature::Unknown;  ///< feature of B at the witness point
-  int simplex_size = 0;                     ///< points of the final simplex (1-3)
+  int simplex_size = 0;                     ///< points of the final simplex (1-3; 0: inner discs)
   int iterations = 0;                       ///< GJK iterations
   Status status = Status::Converged;        ///< how the loop ended
 };
@@ -109,14 +114,18 @@ struct CollisionResult {
   Status status = Status::Converged;  ///< how the loop ended
 };
 
-/// Seed 001 Alg. 1 with the barycode sub-distance of Algs. 2-5.
+/// Seed 001 Alg. 1 with the barycode sub-distance of Algs. 2-5. Polygons whose inner discs
+/// (ConvexPolygon::inner_radius()) meet are answered without the loop: distance 0, a common
+/// point on the line of centres as both witness points, Feature::Face (an interior point) on
+/// both, 0 iterations and simplex points.
 DistanceResult distance(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                         const Pose2& pose_b, const Options& options = {});
 
 /// Seed 001 Alg. 6: exits at the first separating line clearing the touching distance or when
 /// the new support falls in the vertical angle of the current edge (Fig. 2(b)); small polygons
 /// try their edge normals first (Options::axes_first). Touching counts as collision, as
-/// distance() == 0 does.
+/// distance() == 0 does. Polygons whose inner discs (inner_radius()) meet are colliding with 0
+/// iterations, before either test.
 CollisionResult collide(const ConvexPolygon& a, const Pose2& pose_a, const ConvexPolygon& b,
                         const Pose2& pose_b, const Options& options = {});
 

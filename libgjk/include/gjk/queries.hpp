@@ -13,7 +13,9 @@ namespace gjk {
 /// Boolean collision with early exit (seed 000 Alg. 2; seed 001 Alg. 6 generalised to 3D):
 /// stops as soon as a separating plane is found or the simplex encloses the origin.
 /// Touching counts as collision. A pair whose bounding balls (around the shapes' centres) are
-/// apart is answered from them alone: 0 iterations, the line of centres as the direction.
+/// apart is answered from them alone: 0 iterations, the line of centres as the direction. So is
+/// a pair whose inner balls (around the same centres, inside the shapes:
+/// ConvexPolytope::inner_radius(), a box's smallest half extent) meet: colliding, 0 iterations.
 CollisionResult collide(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                         const QueryOptions& options = {});
 
@@ -35,7 +37,9 @@ SignedDistanceResult signed_distance(const Shape& a, const Pose& pose_a, const S
 /// (overlap counts as closer). Planners ask this far more often than for the exact distance.
 /// The bounds are only as tight as the answer needed: a pair whose bounding balls (around the
 /// shapes' centres) are at least `threshold` apart is answered from the balls alone, with 0
-/// iterations, their gap as lower_bound and their farthest span as upper_bound.
+/// iterations, their gap as lower_bound and their farthest span as upper_bound; one whose inner
+/// balls (collide()) are less than `threshold` apart is closer, with 0 iterations, 0 as
+/// lower_bound and the inner balls' distance (0 when they meet) as upper_bound.
 ThresholdResult closer_than(const Shape& a, const Pose& pose_a, const Shape& b, const Pose& pose_b,
                             double threshold, const QueryOptions& options = {});
 

@@ -95,6 +95,11 @@ class ConvexPolytope {
   /// Largest distance from ball_center() to a vertex: the smallest enclosing ball's radius, at
   /// most bounding_radius().
   double ball_radius() const { return ball_radius_; }
+  /// Radius of a ball around ball_center() inside the hull: the smallest distance from that
+  /// centre to a face's plane, less a margin for rounding (0 for a hull without faces: flat, or
+  /// from_hull_vertices()). collide() calls two shapes whose inner balls meet colliding
+  /// without a support call.
+  double inner_radius() const { return inner_radius_; }
 
   /// Index of a vertex maximising <v, direction> (seed 000 eq. 7), by a linear scan.
   int support_index(const Vec3& direction) const;
@@ -116,12 +121,13 @@ class ConvexPolytope {
   void compute_bounding_radius();
 
   // What every query reads first, together: the vertices, the mean and its ball (GJK's start,
-  // the loops' scale) and the smallest ball (the far-pair exits).
+  // the loops' scale), the smallest ball (the far-pair exits) and the inner ball (the deep ones).
   std::vector<Vec3> vertices_;
   Vec3 center_ = Vec3::Zero();
   double bounding_radius_ = 0.0;
   double ball_radius_ = 0.0;
   Vec3 ball_center_ = Vec3::Zero();
+  double inner_radius_ = 0.0;
   std::vector<std::uint32_t> adjacency_;
   std::vector<std::uint32_t> adjacency_offsets_;
   std::vector<std::array<std::uint32_t, 3>> triangles_;
