@@ -4,7 +4,9 @@
 Usage: /usr/bin/python3 bench/ab_bench.py FILTER ROUNDS BEFORE AFTER [--min-time S] [--minimum]
 
 Runs the two benchmark binaries BEFORE and AFTER in turn (ABAB..., then BABA... on odd rounds),
-ROUNDS times each, on the rows FILTER selects (a Google Benchmark regex), and prints per row the
+ROUNDS times each, on the rows FILTER selects (a Google Benchmark regex), each round from fresh
+copies of both files (where a binary's pages land matters: one copy of the same gjk_bench ran
+sbs/track/collide/Far/10 at 56 ns, three others at 38; session 62), and prints per row the
 median real time of each build in microseconds and their ratio (before / after: above 1 means
 AFTER is faster). With --minimum, the minimum of the rounds instead of the median. docs/
 benchmarks.md quotes its tables.
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Dict, List
 
@@ -67,9 +71,15 @@ def main() -> None:
     builds = (args.before, args.after)
     times: List[Dict[str, List[float]]] = [{}, {}]
     for r in range(args.rounds):
-        for b in ((0, 1) if r % 2 == 0 else (1, 0)):
-            for name, us in run_once(builds[b], args.filter, args.min_time).items():
-                times[b].setdefault(name, []).append(us)
+        with tempfile.TemporaryDirectory(prefix="ab_bench_") as scratch:
+            copies = []
+            for b, label in enumerate(("before", "after")):
+                copy = Path(scratch) / label
+                shutil.copy2(builds[b], copy)
+                copies.append(copy)
+            for b in ((0, 1) if r % 2 == 0 else (1, 0)):
+                for name, us in run_once(copies[b], args.filter, args.min_time).items():
+                    times[b].setdefault(name, []).append(us)
     pick = min if args.minimum else statistics.median
     print(f"{'row':70s} {'before us':>10s} {'after us':>10s} {'ratio':>6s}")
     for name, before in times[0].items():

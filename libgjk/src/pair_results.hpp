@@ -131,9 +131,10 @@ struct CoreBall {
             hull->ball_radius(), shape.inflation, hull->inner_radius()};
   }
   const Vec3 origin = pose.translation();
-  if (const auto* box = std::get_if<Box>(&shape.geometry))
-    return {Vec3::Zero(), origin, BoxCore{box->half_extents}.bound(), shape.inflation,
-            box->half_extents.minCoeff()};
+  if (const auto* box = std::get_if<Box>(&shape.geometry)) {
+    const BoxCore core{box->half_extents};
+    return {Vec3::Zero(), origin, core.bound(), shape.inflation, inner_radius_of(core)};
+  }
   return std::visit(
       [&](const auto& g) -> CoreBall {
         using G = std::decay_t<decltype(g)>;
@@ -143,11 +144,11 @@ struct CoreBall {
           return {Vec3::Zero(), origin, SegmentCore{g.half_length}.bound(),
                   g.radius + shape.inflation};
         } else if constexpr (std::is_same_v<G, Cylinder>) {
-          return {Vec3::Zero(), origin, CylinderCore{g.radius, g.half_length}.bound(),
-                  shape.inflation, std::min(g.radius, g.half_length)};
+          const CylinderCore core{g.radius, g.half_length};
+          return {Vec3::Zero(), origin, core.bound(), shape.inflation, inner_radius_of(core)};
         } else if constexpr (std::is_same_v<G, Box>) {
-          return {Vec3::Zero(), origin, BoxCore{g.half_extents}.bound(), shape.inflation,
-                  g.half_extents.minCoeff()};
+          const BoxCore core{g.half_extents};
+          return {Vec3::Zero(), origin, core.bound(), shape.inflation, inner_radius_of(core)};
         } else {
           return {g.ball_center(), pose * g.ball_center(), g.ball_radius(), shape.inflation,
                   g.inner_radius()};

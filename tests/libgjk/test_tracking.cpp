@@ -128,7 +128,7 @@ double distance_tolerance(double scale) {
 }
 
 TEST(WarmStart, TrackedSequencesMatchColdQueries) {
-  int steps = 0, warm_overlaps = 0;
+  int steps = 0, warm_overlaps = 0, collide_steps = 0;
   double max_error = 0.0;
   for (TrackingClass kind : {TrackingClass::Far, TrackingClass::Near, TrackingClass::Drift}) {
     for (int n : {10, 40, 150, 500}) {
@@ -140,7 +140,7 @@ TEST(WarmStart, TrackedSequencesMatchColdQueries) {
         for (SupportMethod method : {SupportMethod::BruteForce, SupportMethod::HillClimbing}) {
           QueryOptions options;
           options.support = method;
-          WarmStart distance_cache, signed_cache, closer_cache;
+          WarmStart distance_cache, signed_cache, closer_cache, collide_cache;
           for (const Pose& pose_b : seq.poses_b) {
             SCOPED_TRACE(seq.describe());
             const DistanceResult cold = distance(a, seq.pose_a, b, pose_b);
@@ -164,6 +164,13 @@ TEST(WarmStart, TrackedSequencesMatchColdQueries) {
             if (std::abs(cold.distance - 0.05) > 1e-9) {
               EXPECT_EQ(near.closer, cold.distance < 0.05);
             }
+            // collide() along the motion: its cache passes through answers by the balls (far and
+            // deep steps), the direction loop and the exact loop.
+            const CollisionResult hit = collide(a, seq.pose_a, b, pose_b, options, collide_cache);
+            if (cold.collision || cold.distance > 1e-9) {
+              EXPECT_EQ(hit.collision, cold.collision);
+              ++collide_steps;
+            }
             ++steps;
           }
         }
@@ -173,6 +180,48 @@ TEST(WarmStart, TrackedSequencesMatchColdQueries) {
   std::printf("warm start: %d tracked steps (%d overlapping), max |warm - cold| distance %.3g\n",
               steps, warm_overlaps, max_error);
   EXPECT_GT(warm_overlaps, 100);  // the Drift class must really slide into overlap
+  EXPECT_GT(collide_steps, steps * 9 / 10);
+}
+
+TEST(WarmStart, ADefaultCacheHoldsNoClimbingHint) {
+  // A default or reset cache holds no hint: its first query starts its climbs as a cold query
+  // does (from the nearest fixed direction's support, restarting on far turns), not from vertex
+  // 0, which may lie across the hull (issue 18: a first tracked penetration query of 100-vertex
+  // hulls took 1.3x the cold one's time).
+  EXPECT_LT(WarmStart{}.hint_a, 0);
+  EXPECT_LT(WarmStart{}.hint_b, 0);
+  gjk::testing::Rng rng(0x41);
+  const ConvexPolytope polytope =
+      ConvexPolytope::from_points(gjk::testing::sphere_polytope_points(rng, 200));
+  const Shape hull = polytope;
+  WarmStart cache;
+  Pose near_pose = Pose::Identity();
+  // Between the inner balls' reach and the enclosing balls': the loops answer and set hints.
+  near_pose.translation() = Vec3(polytope.inner_radius() + polytope.ball_radius(), 0.0, 0.0);
+  ASSERT_GT(collide(hull, Pose::Identity(), hull, near_pose, {}, cache).iterations, 0);
+  EXPECT_GE(cache.hint_a, 0);
+  EXPECT_GE(cache.hint_b, 0);
+  // An answer by the bounding balls keeps them (a tracked pair comes back near where it left).
+  const int hint_a = cache.hint_a, hint_b = cache.hint_b;
+  Pose far_pose = Pose::Identity();
+  far_pose.translation() = Vec3(5.0, 1.0, 0.0);
+  const CollisionResult far = collide(hull, Pose::Identity(), hull, far_pose, {}, cache);
+  ASSERT_FALSE(far.collision);
+  EXPECT_EQ(far.iterations, 0);
+  EXPECT_EQ(cache.hint_a, hint_a);
+  EXPECT_EQ(cache.hint_b, hint_b);
+  // Every query of a default cache gives the cold answer (penetration: EPA's climbs too).
+  for (int trial = 0; trial < 50; ++trial) {
+    const Pose pose_b = gjk::testing::random_pose(rng, 1.0);
+    WarmStart fresh;
+    const PenetrationResult warm = penetration(hull, Pose::Identity(), hull, pose_b, {}, fresh);
+    const PenetrationResult cold = penetration(hull, Pose::Identity(), hull, pose_b);
+    ASSERT_EQ(warm.collision, cold.collision);
+    EXPECT_NEAR(warm.depth, cold.depth, 1e-9);
+  }
+  cache.reset();
+  EXPECT_LT(cache.hint_a, 0);
+  EXPECT_LT(cache.hint_b, 0);
 }
 
 TEST(WarmStart, ForeignOrStaleCachesAreIgnored) {

@@ -83,8 +83,10 @@ struct WarmStart {
   std::array<int, 4> index_a{};   ///< hull vertex indices of A in the cached simplex
   std::array<int, 4> index_b{};   ///< hull vertex indices of B in the cached simplex
   Vec3 direction = Vec3::Zero();  ///< last closest point of A-B (A's frame): curved cores' start
-  int hint_a = 0;                 ///< hill-climbing start on A
-  int hint_b = 0;                 ///< hill-climbing start on B
+  /// Hill-climbing start on A: a vertex index, or below 0 for none (a default or reset cache:
+  /// the query picks its climbs' starts as a cold one does).
+  int hint_a = -1;
+  int hint_b = -1;  ///< hill-climbing start on B, as hint_a
   /// Penetration tracking (seed 004 section 5): the vertices of the last converged EPA polytope
   /// of penetration() or signed_distance(), as (index in A, index in B); empty when the pair was
   /// last found apart or its cores are curved. Moved with the bodies, they are still points of
@@ -103,7 +105,7 @@ struct WarmStart {
     index_a = {};
     index_b = {};
     direction = Vec3::Zero();
-    hint_a = hint_b = 0;
+    hint_a = hint_b = -1;
     polytope_vertices.clear();
     polytope_faces.clear();
   }
