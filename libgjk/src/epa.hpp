@@ -460,15 +460,13 @@ inline void remember_polytope(const EpaPolytope& poly, int nearest, EpaWorkspace
   for (size_t f = 0; f < poly.faces.size(); ++f) {
     if (poly.faces[f].alive && f != first) ws.face_map[f] = live++;
   }
-  cache.polytope_faces.reserve(static_cast<size_t>(live));
+  // Each live face goes to its slot in face_map (the nearest to 0).
+  cache.polytope_faces.resize(static_cast<size_t>(live));
   cache.polytope_vertices.reserve(poly.vertices.size());
-  for (size_t k = 0; k <= poly.faces.size(); ++k) {
-    // The nearest face, then the others in their order.
-    const size_t index = k == 0 ? first : k - 1;
-    if (k > 0 && index == first) continue;
+  for (size_t index = 0; index < poly.faces.size(); ++index) {
     const EpaFace& f = poly.faces[index];
     if (!f.alive) continue;
-    std::array<int, 6> stored{};
+    std::array<int, 6>& stored = cache.polytope_faces[static_cast<size_t>(ws.face_map[index])];
     for (size_t e = 0; e < 3; ++e) {
       const auto v = static_cast<size_t>(f.vertex[e]);
       const int across = ws.face_map[static_cast<size_t>(f.neighbour[e])];
@@ -485,7 +483,6 @@ inline void remember_polytope(const EpaPolytope& poly, int nearest, EpaWorkspace
       stored[e] = ws.vertex_map[v];
       stored[e + 3] = 4 * across + f.neighbour_edge[e];
     }
-    cache.polytope_faces.push_back(stored);
   }
 }
 

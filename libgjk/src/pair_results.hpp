@@ -183,7 +183,10 @@ struct PairBalls {
   double span() const { return center_norm + bounds + slack(); }
   /// The inner balls (radii swept around them included) meet: the shapes share a point. The
   /// slack bounds the centres' distance's rounding; the inner radii carry their own margin.
-  bool inner_balls_meet() const { return center_norm + slack() <= inners + radii; }
+  /// The comparison without it first: most pairs whose outer balls meet end there.
+  bool inner_balls_meet() const {
+    return center_norm < inners + radii && center_norm + slack() <= inners + radii;
+  }
 };
 
 [[gnu::always_inline]] inline PairBalls pair_balls(const Shape& a, const Pose& pose_a,

@@ -113,8 +113,7 @@ void remember_balls(const Vec3& separating_direction, const Pose& pose_a, bool b
     // Deep pairs: the inner balls meet, so the shapes share a point. The cache is left as it
     // was: its vertex pairs stay valid starts, and a tracked penetration polytope is checked
     // whole before any use (tracked_epa).
-    if (!(balls.center_norm < balls.inners + balls.radii) || !balls.inner_balls_meet())
-      return false;
+    if (!balls.inner_balls_meet()) return false;
     r.collision = true;
     r.iterations = 0;
     return true;
