@@ -180,23 +180,40 @@ static PenetrationResult penetration_checked(const Shape& a, const Pose& pose_a,
                                              const Pose& pose_b, const QueryOptions& options,
                                              WarmStart* cache) {
   PenetrationResult r;
-  return with_pair(a, pose_a, b, pose_b, options, cache,
-                   [&](const auto& md, double radius_a, double radius_b) {
-                     if (cache != nullptr && !cache->polytope_faces.empty()) {
-                       detail::EpaOutcome tracked;
-                       if (detail::tracked_epa(md, *cache, options, tracked)) {
-                         return detail::penetration_from_epa(tracked, 0, Status::Converged,
-                                                             radius_a, radius_b, pose_a);
-                       }
-                     }
-                     const GjkOutcome g = gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
-                     if (!g.overlap && g.upper > radius_a + radius_b) {
-                       r.iterations = g.iterations;
-                       r.status = g.status;
-                       return r;  // apart: no penetration
-                     }
-                     return penetration_from(md, g, radius_a, radius_b, pose_a, options, cache);
-                   });
+  return with_pair(
+      a, pose_a, b, pose_b, options, cache, [&](const auto& md, double radius_a, double radius_b) {
+        if (cache != nullptr && !cache->polytope_faces.empty()) {
+          detail::EpaOutcome tracked;
+          if (detail::tracked_epa(md, *cache, options, tracked)) {
+            return detail::penetration_from_epa(tracked, 0, Status::Converged, radius_a, radius_b,
+                                                pose_a);
+          }
+        }
+        // Cold queries on bare cores start EPA from an octahedron of supports when it holds the
+        // origin, without GJK, and GJK from its nearest face (or its support along minus the
+        // centre) when it does not (epa.hpp, octahedron_start). Warm ones keep GJK, whose warm
+        // start is cheap and whose polytope the cache tracks; rounded cores mostly overlap by
+        // less than their radii.
+        WarmStart octahedron_face;
+        if constexpr (!std::decay_t<decltype(md)>::curved) {
+          detail::EpaOutcome direct;
+          if (cache == nullptr && radius_a + radius_b == 0.0) {
+            if (detail::run_epa_from_octahedron(md, options, direct, octahedron_face)) {
+              return detail::penetration_from_epa(direct, 0, Status::Converged, 0.0, 0.0, pose_a);
+            }
+          }
+        }
+        const GjkOutcome g =
+            octahedron_face.size > 0
+                ? detail::run_gjk(md, options, GjkMode::Distance, 0.0, &octahedron_face)
+                : gjk_tracked(md, options, GjkMode::Distance, 0.0, cache);
+        if (!g.overlap && g.upper > radius_a + radius_b) {
+          r.iterations = g.iterations;
+          r.status = g.status;
+          return r;  // apart: no penetration
+        }
+        return penetration_from(md, g, radius_a, radius_b, pose_a, options, cache);
+      });
 }
 
 /// signed_distance after the input checks (shared with prechecked::signed_distance).

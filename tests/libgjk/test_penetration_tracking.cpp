@@ -119,7 +119,10 @@ TEST(PenetrationTracking, TrackedDepthsMatchTheReferenceAndColdEpa) {
           ++overlapping;
           tracked += warm.iterations == 0 ? 1 : 0;
           tracked_signed += signed_warm.iterations == 0 ? 1 : 0;
-          cold_iterations += cold.iterations;
+          // From scratch as the tracked query would be without its polytope: GJK and EPA (the
+          // cold query may start EPA from an octahedron instead, without GJK's iterations).
+          WarmStart fresh;
+          cold_iterations += penetration(a.shape, pose_a, b.shape, pose_b, {}, fresh).iterations;
           warm_iterations += warm.iterations;
           EXPECT_NEAR(warm.depth, cold.depth, 1e-9);
           worst_cold = std::max(worst_cold, std::abs(warm.depth - cold.depth));
@@ -303,6 +306,53 @@ TEST(PenetrationTracking, LeavingTheOverlapDropsThePolytope) {
   cache.polytope_faces.resize(3);
   cache.reset();
   EXPECT_TRUE(cache.polytope_faces.empty());
+}
+
+TEST(PenetrationStart, ColdAnswersMatchTheReferenceFromDeepToApart) {
+  // A cold penetration() of bare hulls and boxes starts EPA from an octahedron of supports when
+  // that holds the origin (deep pairs), else from GJK's simplex (shallow ones); a query with a
+  // fresh cache always takes GJK's. Both must give the reference's depth and normal, whichever
+  // start the pair got, from centres on top of each other to pairs just apart.
+  gt::Rng rng(0x0c7a);
+  int deep = 0, shallow = 0, apart = 0;
+  double worst = 0.0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const Body a = trial % 5 == 0 ? box_body(rng) : hull_body(rng, rng.uniform_int(4, 150));
+    const Body b = trial % 7 == 0 ? box_body(rng) : hull_body(rng, rng.uniform_int(4, 60));
+    const Pose pose_a = gt::random_pose(rng, 1.0);
+    Pose pose_b = gt::random_pose(rng, 1.0);
+    const double offset = trial % 10 == 0 ? 0.0 : rng.uniform(0.0, 2.5);
+    pose_b.translation() = pose_a.translation() + rng.unit_vector() * offset;
+    const PenetrationResult cold = penetration(a.shape, pose_a, b.shape, pose_b);
+    WarmStart fresh;
+    const PenetrationResult from_gjk = penetration(a.shape, pose_a, b.shape, pose_b, {}, fresh);
+    const gt::ReferenceResult ref =
+        gt::reference_query(world_points(a.points, pose_a), world_points(b.points, pose_b));
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", offset " << offset);
+    if (std::abs(ref.signed_distance) < 1e-9) continue;  // touching: either verdict is right
+    ASSERT_EQ(cold.collision, ref.overlap);
+    ASSERT_EQ(from_gjk.collision, ref.overlap);
+    if (!ref.overlap) {
+      ++apart;
+      continue;
+    }
+    (offset < 0.5 ? deep : shallow) += 1;
+    EXPECT_EQ(cold.status, Status::Converged);
+    EXPECT_NEAR(cold.depth, ref.depth, 1e-9 * ref.scale);
+    EXPECT_NEAR(cold.depth, from_gjk.depth, 1e-9 * ref.scale);
+    EXPECT_LE(cold.lower_bound, ref.depth + 1e-12 * ref.scale);
+    EXPECT_GE(cold.upper_bound, ref.depth - 1e-12 * ref.scale);
+    expect_realises_depth(cold);
+    if (ref.unique_normal && ref.second_depth - ref.depth > 1e-6) {
+      EXPECT_LE((cold.normal - ref.normal).norm(), 1e-6);
+    }
+    worst = std::max(worst, std::abs(cold.depth - ref.depth));
+  }
+  std::printf("penetration starts: %d deep, %d shallow, %d apart; max |depth - reference| %.3g\n",
+              deep, shallow, apart, worst);
+  EXPECT_GT(deep, 300);
+  EXPECT_GT(shallow, 300);
+  EXPECT_GT(apart, 100);
 }
 
 }  // namespace

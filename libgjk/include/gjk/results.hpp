@@ -159,7 +159,8 @@ struct PenetrationResult {
   /// cores or at the iteration cap `depth` is the upper bound, whose translation does separate.
   double lower_bound = 0.0;
   double upper_bound = 0.0;  ///< upper bound on the depth
-  /// GJK + EPA iterations; 0 when a WarmStart's tracked polytope answered (seed 004 section 5).
+  /// GJK + EPA iterations; 0 when a WarmStart's tracked polytope answered (seed 004 section 5);
+  /// EPA's alone when a cold query of bare cores started EPA from an octahedron of supports.
   int iterations = 0;
   Status status = Status::Converged;  ///< how the loops ended
 };
