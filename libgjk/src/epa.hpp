@@ -49,10 +49,6 @@ struct EpaStartLayout {
   int corner[Faces][3];
   int twin[Faces][3];
 };
-inline constexpr EpaStartLayout<4> kEpaPositiveStart{
-    {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}}, {{9, 6, 3}, {2, 8, 10}, {1, 11, 4}, {0, 5, 7}}};
-inline constexpr EpaStartLayout<4> kEpaNegativeStart{
-    {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}}, {{3, 6, 9}, {0, 11, 7}, {1, 5, 10}, {2, 8, 4}}};
 /// Every twin runs the same edge the other way and names its twin back.
 template <int Faces>
 constexpr bool linked_both_ways(const EpaStartLayout<Faces>& t) {
@@ -89,6 +85,12 @@ constexpr EpaStartLayout<Faces> with_twins(const int (&corner)[Faces][3]) {
   }
   return t;
 }
+/// The start tetrahedron over vertices 0-3, outward when vertex 3 lies on the positive side of
+/// (1 - 0) x (2 - 0), and when it lies on the negative side.
+inline constexpr int kEpaPositiveCorners[4][3] = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}};
+inline constexpr int kEpaNegativeCorners[4][3] = {{0, 1, 2}, {1, 0, 3}, {2, 1, 3}, {0, 2, 3}};
+inline constexpr EpaStartLayout<4> kEpaPositiveStart = with_twins(kEpaPositiveCorners);
+inline constexpr EpaStartLayout<4> kEpaNegativeStart = with_twins(kEpaNegativeCorners);
 /// The start octahedron over vertices 0-5, the supports along +u, -u, +v, -v, +w, -w of a
 /// right-handed frame (u, v, w): one face per octant, outward (the corners of an octant with an
 /// odd number of minus signs run the other way round).

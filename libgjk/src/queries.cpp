@@ -197,10 +197,9 @@ static PenetrationResult penetration_checked(const Shape& a, const Pose& pose_a,
         WarmStart octahedron_face;
         if constexpr (!std::decay_t<decltype(md)>::curved) {
           detail::EpaOutcome direct;
-          if (cache == nullptr && radius_a + radius_b == 0.0) {
-            if (detail::run_epa_from_octahedron(md, options, direct, octahedron_face)) {
-              return detail::penetration_from_epa(direct, 0, Status::Converged, 0.0, 0.0, pose_a);
-            }
+          if (cache == nullptr && radius_a + radius_b == 0.0 &&
+              detail::run_epa_from_octahedron(md, options, direct, octahedron_face)) {
+            return detail::penetration_from_epa(direct, 0, Status::Converged, 0.0, 0.0, pose_a);
           }
         }
         const GjkOutcome g =
