@@ -19,6 +19,8 @@ const char* to_string(Query q) {
       return "collide";
     case Query::Penetration:
       return "penetration";
+    case Query::SignedDistance:
+      return "signed-distance";
   }
   return "?";
 }

@@ -131,7 +131,7 @@ void time_side_by_side(benchmark::State& state, const std::vector<Pair>& pairs,
 }
 
 /// Which answer an engine gives, for the agreement check.
-enum class Query { Distance, Collide, Penetration };
+enum class Query { Distance, Collide, Penetration, SignedDistance };
 const char* to_string(Query q);
 
 /// Registers `sbs/<section>/<query>/<cell>`: the engines of `engines` answering `query` that

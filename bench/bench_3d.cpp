@@ -94,7 +94,8 @@ void register_static_3d() {
           run3(s, n, kind, fn);
         })->Unit(benchmark::kMicrosecond);
       }
-      for (const Query q : {Query::Distance, Query::Collide, Query::Penetration}) {
+      for (const Query q :
+           {Query::Distance, Query::Collide, Query::Penetration, Query::SignedDistance}) {
         if (!applies(q, kind)) continue;
         register_side_by_side(
             "3d", q, std::string(gt::to_string(kind)) + "/" + std::to_string(n), engines3(),

@@ -1,5 +1,6 @@
 // 3D mixed pairs (issue 18 item 4): what robots query. A box, a sphere or a capsule against a
-// 100-point hull, and an 8-point hull against a 512-point one; distant (exact distance known),
+// 100-point hull, an 8-point hull against a 512-point one, and a box on a box face to face (a
+// body resting on a table); distant (exact distance known),
 // touching (0 or at most 1e-9 apart, known) and overlapping pairs (make_mixed_pair in
 // tests/libgjk/support/datasets_bench.hpp). Every engine gets its own primitives (peers.hpp:
 // fcl::Boxd / Sphered / Capsuled, btBoxShape / btSphereShape / btCapsuleShapeZ, analytic
@@ -21,7 +22,8 @@ namespace gt = gjk::testing;
 constexpr std::uint64_t kSeedMixed = 0x5EED018;
 
 const gt::MixedKind kKinds[] = {gt::MixedKind::BoxHull, gt::MixedKind::SphereHull,
-                                gt::MixedKind::CapsuleHull, gt::MixedKind::SmallLargeHull};
+                                gt::MixedKind::CapsuleHull, gt::MixedKind::SmallLargeHull,
+                                gt::MixedKind::BoxOnBox};
 const gt::PairClass kClasses[] = {gt::PairClass::Distant, gt::PairClass::Touching,
                                   gt::PairClass::Overlapping};
 
@@ -93,7 +95,8 @@ void register_mixed() {
           time_pairs(s, data_mixed(kind, cls).pairs, fn);
         })->Unit(benchmark::kMicrosecond);
       }
-      for (const Query q : {Query::Distance, Query::Collide, Query::Penetration}) {
+      for (const Query q :
+           {Query::Distance, Query::Collide, Query::Penetration, Query::SignedDistance}) {
         register_side_by_side(
             "mixed", q, std::string(gt::to_string(cls)) + "/" + gt::to_string(kind), engines3(),
             [cls](const Engine3& e) { return in_mixed(e, cls); },

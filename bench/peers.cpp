@@ -245,6 +245,16 @@ double bullet_penetration(const Pair3& p) {
              : 0.0;
 }
 
+// GJK for the cores' distance, EPA when they overlap (without margins: these come off here, as
+// in bullet_distance; a rounded pair's signed distance is its cores' less the radii).
+double bullet_signed_distance(const Pair3& p) {
+  btGjkEpaSolver2::sResults r;
+  if (!btGjkEpaSolver2::SignedDistance(p.a->bullet.get(), p.bt_a, p.b->bullet.get(), p.bt_b,
+                                       bullet_guess(p), r))
+    return 0.0;  // GJK and EPA both failed: the cores touch
+  return r.distance - p.a->bullet->getMargin() - p.b->bullet->getMargin();
+}
+
 // Bullet's default convex-convex pipeline (btConvexConvexAlgorithm): GJK with the Voronoi
 // simplex solver, EPA when they overlap (then the distance is negative: clamped to 0).
 double bullet_pair_detector(const Pair3& p) {
@@ -300,6 +310,11 @@ const std::vector<Engine3>& engines3() {
       {"ccd-epa", Query::Penetration, ccd_gjk_penetration, kDepthTolerance},
       {"ccd-mpr", Query::Penetration, ccd_mpr_penetration, kDepthTolerance},
       {"fcl-ccd", Query::Penetration, fcl_penetration, kDepthTolerance},
+      {"libgjk", Query::SignedDistance, gjk_signed_distance, kLibgjkTolerance},
+      {"bullet-gjkepa2", Query::SignedDistance, bullet_signed_distance, kDepthTolerance},
+      // No FCL row: FCL 0.7's signed distance (libccd's GJK, its own EPA) aborts on the touching
+      // 16-vertex set, on an assertion in ComputeVisiblePatch that the polytope face is visible
+      // (FCL issues 322 and 578; Debian builds it with assertions on).
   };
   return e;
 }
@@ -333,6 +348,11 @@ void check_engines3(const std::string& section, const std::vector<Pair3>& pairs,
         case Query::Penetration:
           reference = ref_depth[i];
           known = i < exact.depth.size() ? exact.depth[i] : nan;
+          break;
+        case Query::SignedDistance:
+          reference = exact.overlapping ? -ref_depth[i] : ref_distance[i];
+          known = exact.overlapping ? (i < exact.depth.size() ? -exact.depth[i] : nan)
+                                    : p.exact_distance;
           break;
       }
       const double signed_distance = exact.overlapping ? -ref_depth[i] : ref_distance[i];

@@ -67,7 +67,8 @@ std::vector<Vec3> core_points(const gjk::Shape& shape, const Pose& pose, double&
 
 TEST(MixedPairs, KnownDistancesMatchTheReferenceAndTheQueries) {
   const gt::MixedKind kinds[] = {gt::MixedKind::BoxHull, gt::MixedKind::SphereHull,
-                                 gt::MixedKind::CapsuleHull, gt::MixedKind::SmallLargeHull};
+                                 gt::MixedKind::CapsuleHull, gt::MixedKind::SmallLargeHull,
+                                 gt::MixedKind::BoxOnBox};
   const gt::PairClass classes[] = {gt::PairClass::Distant, gt::PairClass::Touching,
                                    gt::PairClass::Overlapping};
   int checked = 0;
@@ -80,8 +81,8 @@ TEST(MixedPairs, KnownDistancesMatchTheReferenceAndTheQueries) {
         // apart from A, so only the sign is checked).
         double radius = 0.0;
         const std::vector<Vec3> core_b = core_points(p.b, p.pose_b, radius);
-        const std::vector<Vec3> world_a =
-            world_points(std::get<gjk::ConvexPolytope>(p.a.geometry).vertices(), p.pose_a);
+        double radius_a = 0.0;  // A is a hull or (box-on-box) a box
+        const std::vector<Vec3> world_a = core_points(p.a, p.pose_a, radius_a);
         double ref_distance = 0.0;
         if (core_b.size() >= 4) {
           const gt::ReferenceResult ref = gt::reference_query(world_a, core_b);
@@ -111,7 +112,7 @@ TEST(MixedPairs, KnownDistancesMatchTheReferenceAndTheQueries) {
       }
     }
   }
-  EXPECT_EQ(checked, 4 * 3 * 60);
+  EXPECT_EQ(checked, 5 * 3 * 60);
 }
 
 TEST(MixedPairs, ArePortableAndNamed) {

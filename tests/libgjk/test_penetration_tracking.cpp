@@ -312,7 +312,9 @@ TEST(PenetrationStart, ColdAnswersMatchTheReferenceFromDeepToApart) {
   // A cold penetration() of bare hulls and boxes starts EPA from an octahedron of supports when
   // that holds the origin (deep pairs), else from GJK's simplex (shallow ones); a query with a
   // fresh cache always takes GJK's. Both must give the reference's depth and normal, whichever
-  // start the pair got, from centres on top of each other to pairs just apart.
+  // start the pair got, from centres on top of each other to pairs just apart; signed_distance()
+  // (GJK, then EPA from GJK's simplex), cold and with a fresh cache, the reference's signed
+  // distance on the same pairs.
   gt::Rng rng(0x0c7a);
   int deep = 0, shallow = 0, apart = 0;
   double worst = 0.0;
@@ -326,10 +328,24 @@ TEST(PenetrationStart, ColdAnswersMatchTheReferenceFromDeepToApart) {
     const PenetrationResult cold = penetration(a.shape, pose_a, b.shape, pose_b);
     WarmStart fresh;
     const PenetrationResult from_gjk = penetration(a.shape, pose_a, b.shape, pose_b, {}, fresh);
+    const SignedDistanceResult signed_cold = signed_distance(a.shape, pose_a, b.shape, pose_b);
+    WarmStart fresh_signed;
+    const SignedDistanceResult signed_from_gjk =
+        signed_distance(a.shape, pose_a, b.shape, pose_b, {}, fresh_signed);
     const gt::ReferenceResult ref =
         gt::reference_query(world_points(a.points, pose_a), world_points(b.points, pose_b));
     SCOPED_TRACE(::testing::Message() << "trial " << trial << ", offset " << offset);
     if (std::abs(ref.signed_distance) < 1e-9) continue;  // touching: either verdict is right
+    EXPECT_EQ(signed_cold.status, Status::Converged);
+    EXPECT_NEAR(signed_cold.signed_distance, ref.signed_distance, 1e-9 * ref.scale);
+    EXPECT_NEAR(signed_cold.signed_distance, signed_from_gjk.signed_distance, 1e-9 * ref.scale);
+    EXPECT_NEAR(signed_cold.normal.norm(), 1.0, 1e-12);
+    EXPECT_LE((signed_cold.point_on_b - signed_cold.point_on_a -
+               signed_cold.signed_distance * signed_cold.normal)
+                  .norm(),
+              1e-9)
+        << "witness points do not realise the signed distance " << signed_cold.signed_distance;
+    worst = std::max(worst, std::abs(signed_cold.signed_distance - ref.signed_distance));
     ASSERT_EQ(cold.collision, ref.overlap);
     ASSERT_EQ(from_gjk.collision, ref.overlap);
     if (!ref.overlap) {
@@ -348,11 +364,88 @@ TEST(PenetrationStart, ColdAnswersMatchTheReferenceFromDeepToApart) {
     }
     worst = std::max(worst, std::abs(cold.depth - ref.depth));
   }
-  std::printf("penetration starts: %d deep, %d shallow, %d apart; max |depth - reference| %.3g\n",
-              deep, shallow, apart, worst);
+  std::printf(
+      "penetration starts: %d deep, %d shallow, %d apart; max |depth or signed distance - "
+      "reference| %.3g\n",
+      deep, shallow, apart, worst);
   EXPECT_GT(deep, 300);
   EXPECT_GT(shallow, 300);
   EXPECT_GT(apart, 100);
+}
+
+TEST(PenetrationStart, RestingContactsAnswerTheContact) {
+  // A body resting on a table: B (hull, box, sphere or capsule) placed exactly on the top face of
+  // a box A, away from its edges, the pair moved by a random rigid transform. GJK reaches the
+  // origin within the touching distance; one support along -v then bounds the depth by as
+  // little, and penetration() and signed_distance() answer without EPA (pair_results.hpp,
+  // touching_without_epa; whether EPA ran is not visible from outside: a flat EPA adds no
+  // iterations). The answers must be the contact: depth and signed distance ~0 (the qhull
+  // reference's too), the normal A's face normal, the witness points realising the depth.
+  gt::Rng rng(0x70c4);
+  const Vec3 table(1.5, 1.5, 0.5);
+  const Body a{Box{table}, gt::box_corners(table)};
+  int cases = 0, colliding = 0;
+  for (int trial = 0; trial < 800; ++trial) {
+    const int kind = trial % 4;
+    // At most 0.7 across from B's origin, placed within 0.6 of the face's centre: B's lowest
+    // point lies on the face, 0.2 or more from its edges.
+    Body b;
+    if (kind == 0) {
+      std::vector<Vec3> points = gt::sphere_polytope_points(rng, rng.uniform_int(4, 60));
+      for (Vec3& q : points) q *= 0.4;
+      b = {ConvexPolytope::from_points(points), points};
+    } else if (kind == 1) {
+      const Vec3 h(rng.uniform(0.1, 0.4), rng.uniform(0.1, 0.4), rng.uniform(0.1, 0.4));
+      b = {Box{h}, gt::box_corners(h)};
+    } else if (kind == 2) {
+      b = {Sphere{rng.uniform(0.2, 0.5)}, {}};
+    } else {
+      b = {Capsule{rng.uniform(0.1, 0.3), rng.uniform(0.2, 0.4)}, {}};
+    }
+    Pose local_b = Pose::Identity();
+    local_b.linear() =
+        kind == 3 ? Eigen::Matrix3d(Eigen::AngleAxisd(rng.uniform(0.0, 3.0), Vec3::UnitZ()) *
+                                    Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()))
+                  : rng.rotation();
+    double lowest = 0.0;  // of B's surface below its origin, in the rotated frame
+    if (kind == 2) {
+      lowest = -std::get<Sphere>(b.shape.geometry).radius;
+    } else if (kind == 3) {
+      lowest = -std::get<Capsule>(b.shape.geometry).radius;
+    } else {
+      lowest = HUGE_VAL;
+      for (const Vec3& p : b.points) lowest = std::min(lowest, Vec3(local_b.linear() * p).z());
+    }
+    local_b.translation() =
+        Vec3(rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), table.z() - lowest);
+    const Pose world = gt::random_pose(rng, 1.0);
+    const Pose pose_a = world, pose_b = world * local_b;
+    SCOPED_TRACE(::testing::Message() << "trial " << trial << ", kind " << kind);
+    ++cases;
+    const SignedDistanceResult sd = signed_distance(a.shape, pose_a, b.shape, pose_b);
+    EXPECT_LE(std::abs(sd.signed_distance), 1e-12);
+    const PenetrationResult p = penetration(a.shape, pose_a, b.shape, pose_b);
+    WarmStart fresh;
+    const PenetrationResult from_gjk = penetration(a.shape, pose_a, b.shape, pose_b, {}, fresh);
+    if (!b.points.empty()) {
+      const gt::ReferenceResult ref =
+          gt::reference_query(world_points(a.points, pose_a), world_points(b.points, pose_b));
+      EXPECT_LE(std::abs(ref.signed_distance), 1e-12);
+      EXPECT_NEAR(sd.signed_distance, ref.signed_distance, 1e-12);
+    }
+    EXPECT_EQ(p.collision, from_gjk.collision);
+    if (!from_gjk.collision) continue;  // rounding left the cores 1e-16 apart: distance answers
+    ++colliding;
+    for (const PenetrationResult* r : {&p, &from_gjk}) {
+      EXPECT_LE(r->depth, 1e-12);
+      EXPECT_LE(r->lower_bound, r->depth);
+      expect_realises_depth(*r);
+      // A's top face is the only feature of A that B touches: the contact normal is its normal.
+      EXPECT_GE(std::abs(r->normal.dot(pose_a.linear().col(2))), 1.0 - 1e-9);
+    }
+  }
+  std::printf("resting contacts: %d, %d colliding\n", cases, colliding);
+  EXPECT_GT(colliding, cases / 2);
 }
 
 }  // namespace

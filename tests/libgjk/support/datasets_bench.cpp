@@ -259,6 +259,8 @@ const char* to_string(MixedKind kind) {
       return "capsule-hull100";
     case MixedKind::SmallLargeHull:
       return "hull8-hull512";
+    case MixedKind::BoxOnBox:
+      return "box-on-box";
   }
   return "?";
 }
@@ -278,10 +280,18 @@ MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kin
   pair.cls = cls;
   pair.seed = seed;
   pair.index = index;
-  const ConvexPolytope hull_a = ConvexPolytope::from_points(
-      sphere_polytope_points(rng, kind == MixedKind::SmallLargeHull ? 512 : 100));
+  // The table's facets (two triangles a face) place B on one of its faces.
+  Vec3 table = Vec3::Zero();  // drawn for box-on-box only: the other sets keep their pairs
+  if (kind == MixedKind::BoxOnBox) {
+    table = Vec3(rng.uniform(0.4, 1.0), rng.uniform(0.4, 1.0), rng.uniform(0.4, 1.0));
+  }
+  const ConvexPolytope hull_a = kind == MixedKind::BoxOnBox
+                                    ? ConvexPolytope::from_points(box_corners(table))
+                                    : ConvexPolytope::from_points(sphere_polytope_points(
+                                          rng, kind == MixedKind::SmallLargeHull ? 512 : 100));
   switch (kind) {
     case MixedKind::BoxHull:
+    case MixedKind::BoxOnBox:
       pair.b = gjk::Shape(
           gjk::Box{Vec3(rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.6))});
       break;
@@ -301,7 +311,7 @@ MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kin
     }
   }
   pair.pose_a = random_pose(rng, 3.0);
-  const Eigen::Matrix3d rotation_b = rng.rotation();
+  Eigen::Matrix3d rotation_b = rng.rotation();
   double gap = 0.0;
   switch (cls) {
     case PairClass::Distant:
@@ -316,11 +326,15 @@ MixedPair make_mixed_pair(std::uint64_t seed, std::uint64_t index, MixedKind kin
   }
   Vec3 normal, point;
   facet_point(rng, hull_a, normal, point);
+  if (kind == MixedKind::BoxOnBox) {  // face to face: B's axes A's, turned about the normal
+    rotation_b = pair.pose_a.linear() *
+                 Eigen::AngleAxisd(rng.uniform(0.0, 2.0 * M_PI), normal).toRotationMatrix();
+  }
   const Vec3 d = pair.pose_a.linear() * normal;
   const Vec3 b_star = farthest_along(pair.b, rotation_b, Vec3(-d));
   pair.pose_b.linear() = rotation_b;
   pair.pose_b.translation() = pair.pose_a * point + gap * d - b_star;
-  pair.a = gjk::Shape(hull_a);
+  pair.a = kind == MixedKind::BoxOnBox ? gjk::Shape(gjk::Box{table}) : gjk::Shape(hull_a);
   pair.distance = std::max(gap, 0.0);
   return pair;
 }

@@ -76,16 +76,19 @@ enum class MixedKind {
   SphereHull,      ///< a sphere (radius in [0.1, 0.6]) and a 100-point sphere polytope
   CapsuleHull,     ///< a capsule (radius [0.05, 0.3], half length [0.1, 0.6]) and a 100-point one
   SmallLargeHull,  ///< an 8-point polytope on the sphere of radius 0.5 and a 512-point one
+  /// a box (half extents in [0.1, 0.6]) on a face of another (the table: half extents in
+  /// [0.4, 1.0]), face to face, turned about the face's normal: a body resting on a surface
+  BoxOnBox,
 };
 
-/// "box-hull100", "sphere-hull100", "capsule-hull100", "hull8-hull512".
+/// "box-hull100", "sphere-hull100", "capsule-hull100", "hull8-hull512", "box-on-box".
 const char* to_string(MixedKind kind);
 
 struct MixedPair {
   MixedKind kind = MixedKind::BoxHull;
   PairClass cls = PairClass::Distant;
   std::uint64_t seed = 0, index = 0;
-  gjk::Shape a;  ///< the sphere polytope (100 or 512 points of the unit sphere)
+  gjk::Shape a;  ///< the sphere polytope (100 or 512 points of the unit sphere), or the table
   gjk::Shape b;  ///< the primitive, or the 8-point polytope
   Pose pose_a = Pose::Identity(), pose_b = Pose::Identity();
   /// The exact distance (up to rounding of the placement): `gap` apart, 0 when overlapping.
@@ -94,7 +97,8 @@ struct MixedPair {
 };
 
 /// Pair `index` of the mixed set `seed`. A gets a random pose (translation in [-3, 3]^3), B a
-/// random rotation; then B's point farthest along -n, where n is the outward normal of a random
+/// random rotation (box-on-box: A's, turned about the facet's normal); then B's point farthest
+/// along -n, where n is the outward normal of a random
 /// facet of A, is put at `gap` along n from a point inside that facet:
 ///  - Distant: gap log-uniform in [0.01, 2], which IS the distance (the facet's plane and the
 ///    parallel plane through B's point separate them, and those two points are gap apart);
