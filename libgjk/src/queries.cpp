@@ -1,6 +1,7 @@
 // Public queries: validate, dispatch the shape pair once to the templated GJK/EPA loops, then
 // add the cores' radii back analytically and map the answer to the world frame.
 #include "gjk/queries.hpp"
+#include "box_sat.hpp"
 
 #include "pair_results.hpp"
 
@@ -158,6 +159,22 @@ static CollisionResult collide_checked(const Shape& a, const Pose& pose_a, const
           const bool collision = g.overlap || g.lower < contact;
           return report(collision, collision ? Vec3::Zero() : detail::certified_normal(g),
                         g.iterations, g.status);
+        }
+        // Two bare boxes, cold: the separating axes decide most pairs without a support call
+        // (box_sat.hpp); GJK the rest.
+        if constexpr (std::is_same_v<
+                          std::decay_t<decltype(md)>,
+                          detail::MinkowskiDifference<detail::BoxCore, detail::BoxCore>>) {
+          if (cache == nullptr) {
+            Vec3 normal;
+            const detail::BoxSatVerdict verdict =
+                detail::box_box_sat(md.a.half_extents, md.b.half_extents, md.rotation,
+                                    md.translation, detail::touch_tolerance(md.scale()), normal);
+            if (verdict != detail::BoxSatVerdict::Undecided) {
+              return report(verdict == detail::BoxSatVerdict::Collide, normal, 0,
+                            Status::Converged);
+            }
+          }
         }
         const detail::BooleanOutcome b = detail::run_boolean(md, options, cache);
         return report(b.collision, b.normal, b.iterations, b.status);
