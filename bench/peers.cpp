@@ -335,6 +335,7 @@ void check_engines3(const std::string& section, const std::vector<Pair3>& pairs,
     AgreementBuilder b(section, e.query, cls, size, e.name, e.tolerance);
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       const Pair3& p = pairs[i];
+      const double signed_distance = exact.overlapping ? -ref_depth[i] : ref_distance[i];
       double reference = 0.0, known = nan;
       switch (e.query) {
         case Query::Distance:
@@ -350,12 +351,11 @@ void check_engines3(const std::string& section, const std::vector<Pair3>& pairs,
           known = i < exact.depth.size() ? exact.depth[i] : nan;
           break;
         case Query::SignedDistance:
-          reference = exact.overlapping ? -ref_depth[i] : ref_distance[i];
+          reference = signed_distance;
           known = exact.overlapping ? (i < exact.depth.size() ? -exact.depth[i] : nan)
                                     : p.exact_distance;
           break;
       }
-      const double signed_distance = exact.overlapping ? -ref_depth[i] : ref_distance[i];
       b.add(e.fn(p), reference, known, signed_distance, [&] { return describe(p); });
     }
     agreement_results().push_back(b.result());

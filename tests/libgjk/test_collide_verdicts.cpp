@@ -154,12 +154,12 @@ TEST(CollideVerdicts, BoxPairsBySeparatingAxesMatchDistance) {
     if (trial % 2 == 1) d = -d;
     const double gap = gaps[trial % 11];
     // A's support point along d, B's along -d; B moved so that they are `gap` apart along d.
-    const Vec3 local_a = pa.linear().transpose() * d, local_b = pb.linear().transpose() * -d;
-    const Vec3 sa =
-        pa * Vec3(local_a.x() >= 0 ? ha.x() : -ha.x(), local_a.y() >= 0 ? ha.y() : -ha.y(),
-                  local_a.z() >= 0 ? ha.z() : -ha.z());
-    const Vec3 sb_local(local_b.x() >= 0 ? hb.x() : -hb.x(), local_b.y() >= 0 ? hb.y() : -hb.y(),
-                        local_b.z() >= 0 ? hb.z() : -hb.z());
+    const auto corner_towards = [](const Vec3& h, const Vec3& local) {
+      return Vec3(local.x() >= 0 ? h.x() : -h.x(), local.y() >= 0 ? h.y() : -h.y(),
+                  local.z() >= 0 ? h.z() : -h.z());
+    };
+    const Vec3 sa = pa * corner_towards(ha, pa.linear().transpose() * d);
+    const Vec3 sb_local = corner_towards(hb, pb.linear().transpose() * -d);
     pb.translation() = sa + gap * d - pb.linear() * sb_local;
     check_box_pair(a, pa, b, pb,
                    "box trial " + std::to_string(trial) + ", gap " + std::to_string(gap));
